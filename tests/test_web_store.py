@@ -1,0 +1,145 @@
+"""Pure tests of the browser layer's storage, links, i18n and layout (P1, P2, T2, V2, L1)."""
+
+import doctest
+import json
+
+import web.i18n
+import web.layout
+import web.links
+import web.store
+from web.i18n import pick_language, t, STRINGS
+from web.links import DealLink, parse, format as fmt
+from web.store import MemoryBackend, Settings, Store, GAME_KEY, RECORDS_KEY, SETTINGS_KEY, variant_key
+
+
+def test_doctests():
+    for mod in (web.i18n, web.links, web.store, web.layout):
+        assert doctest.testmod(mod).failed == 0
+
+
+def test_L1_language_from_browser_uk_fallback():
+    assert pick_language(["ru-RU", "en"]) == "ru"
+    assert pick_language(["en-GB"]) == "en"
+    assert pick_language(["uk-UA"]) == "uk"
+    assert pick_language(["de", "fr"]) == "uk"
+    assert pick_language([]) == "uk"
+    assert pick_language(None, saved="en") == "en"
+    assert pick_language(["en"], saved="xx") == "en"
+
+
+def test_L1_every_language_has_every_string():
+    keys = set(STRINGS["en"])
+    for lang in ("uk", "ru"):
+        assert set(STRINGS[lang]) == keys, lang
+    assert t("uk", "new") != t("en", "new")
+
+
+def test_V2_link_round_trip():
+    for link in (DealLink(0), DealLink(123456, 3, 2), DealLink(9, 1, 1, "2026-11-29")):
+        assert parse(fmt(link)) == link
+    assert parse("#deal=5&draw=2") is None
+    assert parse("#deal=-1") is None
+    assert parse("#foo=1") is None
+    assert parse("#deal=5&redeals=9") is None
+
+
+def test_P2_settings_round_trip_and_bad_values():
+    be = MemoryBackend()
+    st = Store(be)
+    assert st.load_settings() == Settings()
+    st.save_settings(Settings(draw=3, redeals=2, score=False, lang="en"))
+    assert Store(be).load_settings() == Settings(3, 2, False, "en")
+    be.set(SETTINGS_KEY, json.dumps({"v": 1, "draw": 7, "redeals": "x", "lang": "de"}))
+    assert Store(be).load_settings() == Settings()
+
+
+def test_P1_corrupt_old_new_data_set_aside_once():
+    for raw in ("{not json", json.dumps({"v": 0, "game": "x", "rev": 1}), json.dumps({"v": 99}), "[]"):
+        be = MemoryBackend({GAME_KEY: raw})
+        st = Store(be)
+        assert st.load_game_envelope() is None
+        assert st.problems == [GAME_KEY]
+        assert be.get(GAME_KEY + ".bad") == raw
+        assert be.get(GAME_KEY) is None
+        # a second look finds nothing and reports nothing new
+        assert st.load_game_envelope() is None
+        assert st.problems == [GAME_KEY]
+
+
+def test_P1_save_revisions_grow_across_tabs():
+    be = MemoryBackend()
+    a, b = Store(be), Store(be)
+    assert a.save_game("g1", "A") == 1
+    assert b.save_game("g2", "B") == 2  # b sees a's save and goes above it
+    assert a.save_game("g3", "A") == 3
+    env = Store(be).load_game_envelope()
+    assert env["game"] == "g3" and env["tab"] == "A" and env["rev"] == 3
+
+
+def test_T2_records_per_variant_wins_only_assisted_none():
+    be = MemoryBackend()
+    st = Store(be)
+    r = st.record_win("d1", 300, 120, assisted=False)
+    assert r.new_time and r.new_moves
+    r = st.record_win("d1", 200, 130, assisted=False)
+    assert r.new_time and not r.new_moves
+    r = st.record_win("d1", 10, 10, assisted=True)
+    assert not r.any
+    assert st.best("d1") == {"time": 200, "moves": 120}
+    assert st.best(variant_key(3, None)) == {}
+    st.record_abandon()
+    st2 = Store(be)
+    assert st2.best("d1") == {"time": 200, "moves": 120}
+    assert st2.stats == {"played": 4, "won": 3, "streak": 0, "best_streak": 3}
+    assert web.store.win_percent(st2.stats) == 75
+
+
+def test_daily_records_separate():
+    st = Store(MemoryBackend())
+    r = st.record_win("d1", 100, 90, assisted=False, daily="2026-11-29")
+    assert r.daily_new_time and r.daily_new_moves
+    assert st.daily_best("2026-11-29", "d1") == {"time": 100, "moves": 90}
+    assert st.daily_best("2026-11-30", "d1") == {}
+
+
+def test_records_damaged_keeps_what_it_can():
+    be = MemoryBackend({RECORDS_KEY: json.dumps({"v": 1, "best": {"d1": {"time": 5, "moves": 6}}, "stats": "zz"})})
+    st = Store(be)
+    assert st.best("d1") == {"time": 5, "moves": 6}
+    assert st.stats["played"] == 0
+    assert RECORDS_KEY in st.problems
+
+
+def test_variant_key():
+    assert variant_key(1, None) == "d1"
+    assert variant_key(3, 2) == "d3r2"
+
+
+class _Pos:
+    def __init__(self):
+        self.stock = tuple(range(28, 52))
+        self.waste = ()
+        self.fan = 0
+        self.foundations = (0, 0, 0, 0)
+        cols, k = [], 0
+        for n in range(1, 8):
+            cols.append(tuple(range(k, k + n)))
+            k += n
+        self.columns = tuple(cols)
+        self.down = tuple(n - 1 for n in range(1, 8))
+
+
+def test_layout_every_card_placed_and_phone_sizes():
+    g = web.layout.geometry(360, 550)
+    assert g.cw >= 44 and g.x[-1] + g.cw <= 360
+    pl = web.layout.places(_Pos(), g, lambda r, s: 1000)
+    assert len(pl) == 52
+    assert sum(p.up for p in pl.values()) == 7
+    assert pl[27].pile == "t7" and pl[27].index == 6 and pl[27].up
+
+
+def test_layout_long_column_closes_up_but_fits():
+    g = web.layout.geometry(360, 400)
+    fd, fu = web.layout.column_offsets(6, 13, g)
+    assert fu >= web.layout.MIN_FU
+    assert fd * 6 + fu * 12 + g.ch + g.col_top <= 400 or fu == web.layout.MIN_FU

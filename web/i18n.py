@@ -1,0 +1,235 @@
+"""Interface strings in Ukrainian, Russian and English (SPEC L1).
+
+Decisions:
+- The language is picked from the browser's preferred languages (the first of
+  ``navigator.languages`` whose primary tag is uk, ru or en); Ukrainian is the
+  fallback for every other language. The player can switch it in Settings and the
+  choice is remembered on this device (P2).
+- Terms follow the rules text: "база" (foundation), "колода" (stock), "скид" (waste).
+"""
+
+from __future__ import annotations
+
+LANGS = ("uk", "ru", "en")
+DEFAULT = "uk"
+
+STRINGS: dict[str, dict[str, str]] = {
+    "uk": {
+        "title": "Косинка",
+        "new": "Нова",
+        "restart": "Заново",
+        "undo": "Назад",
+        "hint": "Підказки",
+        "finish": "Завершити",
+        "settings": "Меню",
+        "deal": "№",
+        "time": "Час",
+        "moves": "Ходи",
+        "score": "Рахунок",
+        "loading": "Завантаження…",
+        "confirm": "Так",
+        "cancel": "Ні",
+        "close": "Закрити",
+        "abandon": "Покинути поточну гру?",
+        "settings_title": "Налаштування",
+        "draw": "Брати з колоди",
+        "draw1": "по одній",
+        "draw3": "по три",
+        "redeals": "Перездачі колоди",
+        "redeals_any": "без обмежень",
+        "score_setting": "Рахунок",
+        "score_on": "стандартний",
+        "score_off": "вимкнено",
+        "language": "Мова",
+        "daily": "Роздача дня",
+        "share": "Посилання на цю роздачу",
+        "copied": "Посилання скопійовано.",
+        "stats": "Статистика",
+        "records": "Рекорди",
+        "variant_next": "Новий варіант діятиме з наступної роздачі.",
+        "win": "Перемога!",
+        "record": "Новий рекорд!",
+        "no_record": "Рекорд не побито.",
+        "assisted": "Завершено розв'язувачем — без рекорду.",
+        "best_time": "Найкращий час",
+        "fewest_moves": "Найменше ходів",
+        "played": "Зіграно",
+        "won": "Виграно",
+        "win_pct": "Перемог",
+        "streak": "Серія",
+        "best_streak": "Найдовша серія",
+        "again": "Нова роздача",
+        "thinking": "Шукаю шлях до перемоги…",
+        "no_path": "Звідси виграти неможливо: шляху до перемоги немає.",
+        "gave_up": "Шляху не знайдено в межах ліміту. Спробуйте самі або скасуйте кілька ходів.",
+        "bad_save": "Збережені дані не вдалося прочитати — почато нову гру.",
+        "other_tab": "Гру продовжено з іншої вкладки.",
+        "hints_on": "Підказки увімкнено.",
+        "hints_off": "Підказки вимкнено.",
+        "no_redeal": "Перездач більше немає.",
+        "variant_classic1": "Класика, по одній",
+        "variant_classic3": "Класика, по три",
+        "variant": "Варіант",
+        "none": "—",
+        "daily_best": "Роздача дня: найкраще",
+    },
+    "ru": {
+        "title": "Косынка",
+        "new": "Новая",
+        "restart": "Заново",
+        "undo": "Назад",
+        "hint": "Подсказки",
+        "finish": "Завершить",
+        "settings": "Меню",
+        "deal": "№",
+        "time": "Время",
+        "moves": "Ходы",
+        "score": "Счёт",
+        "loading": "Загрузка…",
+        "confirm": "Да",
+        "cancel": "Нет",
+        "close": "Закрыть",
+        "abandon": "Бросить текущую игру?",
+        "settings_title": "Настройки",
+        "draw": "Брать из колоды",
+        "draw1": "по одной",
+        "draw3": "по три",
+        "redeals": "Пересдачи колоды",
+        "redeals_any": "без ограничений",
+        "score_setting": "Счёт",
+        "score_on": "стандартный",
+        "score_off": "выключен",
+        "language": "Язык",
+        "daily": "Расклад дня",
+        "share": "Ссылка на этот расклад",
+        "copied": "Ссылка скопирована.",
+        "stats": "Статистика",
+        "records": "Рекорды",
+        "variant_next": "Новый вариант будет со следующего расклада.",
+        "win": "Победа!",
+        "record": "Новый рекорд!",
+        "no_record": "Рекорд не побит.",
+        "assisted": "Завершено решателем — без рекорда.",
+        "best_time": "Лучшее время",
+        "fewest_moves": "Меньше всего ходов",
+        "played": "Сыграно",
+        "won": "Выиграно",
+        "win_pct": "Побед",
+        "streak": "Серия",
+        "best_streak": "Лучшая серия",
+        "again": "Новый расклад",
+        "thinking": "Ищу путь к победе…",
+        "no_path": "Отсюда выиграть нельзя: пути к победе нет.",
+        "gave_up": "Путь не найден в пределах лимита. Попробуйте сами или отмените несколько ходов.",
+        "bad_save": "Сохранённые данные не удалось прочитать — начата новая игра.",
+        "other_tab": "Игра продолжена из другой вкладки.",
+        "hints_on": "Подсказки включены.",
+        "hints_off": "Подсказки выключены.",
+        "no_redeal": "Пересдач больше нет.",
+        "variant_classic1": "Классика, по одной",
+        "variant_classic3": "Классика, по три",
+        "variant": "Вариант",
+        "none": "—",
+        "daily_best": "Расклад дня: лучшее",
+    },
+    "en": {
+        "title": "Kosynka",
+        "new": "New",
+        "restart": "Restart",
+        "undo": "Undo",
+        "hint": "Hints",
+        "finish": "Finish",
+        "settings": "Menu",
+        "deal": "#",
+        "time": "Time",
+        "moves": "Moves",
+        "score": "Score",
+        "loading": "Loading…",
+        "confirm": "Yes",
+        "cancel": "No",
+        "close": "Close",
+        "abandon": "Abandon the game in progress?",
+        "settings_title": "Settings",
+        "draw": "Draw from stock",
+        "draw1": "one card",
+        "draw3": "three cards",
+        "redeals": "Redeals",
+        "redeals_any": "unlimited",
+        "score_setting": "Score",
+        "score_on": "standard",
+        "score_off": "off",
+        "language": "Language",
+        "daily": "Deal of the day",
+        "share": "Link to this deal",
+        "copied": "Link copied.",
+        "stats": "Statistics",
+        "records": "Records",
+        "variant_next": "The new variant applies from the next deal.",
+        "win": "You won!",
+        "record": "New record!",
+        "no_record": "No record this time.",
+        "assisted": "Finished by the solver — no record.",
+        "best_time": "Best time",
+        "fewest_moves": "Fewest moves",
+        "played": "Played",
+        "won": "Won",
+        "win_pct": "Win rate",
+        "streak": "Streak",
+        "best_streak": "Best streak",
+        "again": "New deal",
+        "thinking": "Looking for a way to win…",
+        "no_path": "This game can't be won from here: there is no path to victory.",
+        "gave_up": "No path found within the search limit. Try yourself or undo a few moves.",
+        "bad_save": "Saved data could not be read — a new game was started.",
+        "other_tab": "Continued from the game in another tab.",
+        "hints_on": "Hints on.",
+        "hints_off": "Hints off.",
+        "no_redeal": "No redeals left.",
+        "variant_classic1": "Classic, draw 1",
+        "variant_classic3": "Classic, draw 3",
+        "variant": "Variant",
+        "none": "—",
+        "daily_best": "Deal of the day: best",
+    },
+}
+
+
+def pick_language(preferred: list[str] | tuple[str, ...] | None, saved: str | None = None) -> str:
+    """The interface language: the saved choice, else the browser's, else Ukrainian (L1).
+
+    >>> pick_language(["de-DE", "ru-RU", "en"])
+    'ru'
+    >>> pick_language(["fr"])
+    'uk'
+    >>> pick_language(["en-US"], saved="uk")
+    'uk'
+    """
+    if saved in LANGS:
+        return saved  # type: ignore[return-value]
+    for tag in preferred or ():
+        primary = str(tag).split("-")[0].split("_")[0].lower()
+        if primary in LANGS:
+            return primary
+        if primary == "be":  # Belarusian readers: Russian is the closer of the three
+            return "ru"
+    return DEFAULT
+
+
+def t(lang: str, key: str) -> str:
+    """The string ``key`` in ``lang``; English, then the key itself, if missing."""
+    table = STRINGS.get(lang) or STRINGS[DEFAULT]
+    return table.get(key) or STRINGS["en"].get(key) or key
+
+
+def variant_name(lang: str, draw: int, redeals: int | None) -> str:
+    """Human name of a variant as in SPEC's variants table."""
+    if redeals is None:
+        return t(lang, "variant_classic1" if draw == 1 else "variant_classic3")
+    if draw == 3 and redeals == 2:
+        return {"uk": "Три карти, 3 проходи", "ru": "Три карты, 3 прохода", "en": "Turn Three"}.get(lang, "Turn Three")
+    names = {
+        "uk": f"Обмежена: по {'одній' if draw == 1 else 'три'}, перездач {redeals}",
+        "ru": f"Ограниченная: по {'одной' if draw == 1 else 'три'}, пересдач {redeals}",
+        "en": f"Limited: draw {draw}, {redeals} redeal{'s' if redeals != 1 else ''}",
+    }
+    return names.get(lang, names["en"])

@@ -1,0 +1,121 @@
+"""Where every pile and card goes on the table, computed from the position alone.
+
+Pure Python (tested on CPython): ``geometry(width, height)`` sizes the cards for the
+table's box, ``places(position, geom)`` gives each card its pile, index and offset
+inside the pile's element. The renderer moves elements there and animates the
+difference (FLIP), so the DOM always follows the engine's state.
+
+Decisions (user-visible):
+- Classic Klondike layout: stock at the top left, waste beside it (draw 3 fans up to
+  three cards to the right, into the empty slot), the four foundations ♠ ♥ ♦ ♣ at the
+  top right, seven columns below.
+- Cards are 1.4 times as tall as wide; the width is what seven columns plus gaps
+  allow (about 46 px on a 360 px phone), capped so a full column still fits the
+  height. Face-up cards in a column overlap so that the corner (rank and suit) stays
+  visible; a long column closes up to fit, never below ``MIN_FU`` pixels per card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+MIN_FU = 13  # px of a face-up card shown under the next one, at least
+MIN_FD = 4
+
+# foundation k holds suit k in this order (DOM piles f1..f4)
+SUITS = "shdc"
+
+
+@dataclass
+class Geometry:
+    width: float
+    height: float
+    cw: int  # card width
+    ch: int  # card height
+    gap: int
+    fd: int  # offset of a face-down card in a column
+    fu: int  # offset of a face-up card in a column
+    fan: int  # horizontal offset of fanned waste cards
+    top: int  # y of the top row
+    col_top: int  # y of the columns
+    x: list[int] = field(default_factory=list)  # x of each of the 7 slots
+
+    def pile_box(self, pile: str) -> tuple[int, int, int, int]:
+        """(left, top, width, height) of a pile's element inside the table."""
+        if pile == "stock":
+            return self.x[0], self.top, self.cw, self.ch
+        if pile == "waste":
+            return self.x[1], self.top, self.cw + 2 * self.fan, self.ch
+        if pile[0] == "f":
+            return self.x[2 + int(pile[1])], self.top, self.cw, self.ch
+        i = int(pile[1]) - 1
+        return self.x[i], self.col_top, self.cw, max(self.ch, int(self.height) - self.col_top)
+
+
+def geometry(width: float, height: float) -> Geometry:
+    """Card size and slot positions for a table box of ``width`` × ``height`` px."""
+    width = max(width, 200.0)
+    height = max(height, 200.0)
+    gap = max(3, min(14, int(width * 0.012)))
+    cw = int((width - 8 * gap) / 7)
+    # a column of 6 face-down + 13 face-up cards should fit without closing up much
+    cw = max(24, min(cw, int(height * 0.2 / 1.4), 110))
+    ch = round(cw * 1.4)
+    total = 7 * cw + 6 * gap
+    left = int((width - total) / 2)
+    xs = [left + i * (cw + gap) for i in range(7)]
+    top = gap
+    col_top = top + ch + max(gap * 2, 8)
+    fd = max(MIN_FD, round(ch * 0.11))
+    fu = max(MIN_FU, round(ch * 0.27))
+    fan = round(cw * 0.3)
+    return Geometry(width, height, cw, ch, gap, fd, fu, fan, top, col_top, xs)
+
+
+def column_offsets(down: int, up: int, geom: Geometry) -> tuple[int, int]:
+    """(face-down offset, face-up offset) so a column of ``down``+``up`` cards fits."""
+    fd, fu = geom.fd, geom.fu
+    room = geom.height - geom.col_top - geom.ch - 4
+    need = down * fd + max(0, up - 1) * fu
+    if need <= room or up + down <= 1:
+        return fd, fu
+    if up > 1:
+        fu = max(MIN_FU, int((room - down * fd) / (up - 1)))
+    need = down * fd + max(0, up - 1) * fu
+    if need > room and down:
+        fd = max(MIN_FD // 2, int((room - max(0, up - 1) * fu) / down))
+    return fd, fu
+
+
+@dataclass(frozen=True)
+class Place:
+    pile: str
+    index: int  # bottom → top within the pile
+    x: int  # offset inside the pile's element
+    y: int
+    up: bool
+
+
+def places(pos, geom: Geometry, card_of) -> dict[int, Place]:
+    """Every card's place. ``pos`` is ``game.position``; ``card_of(rank, suit)`` → card int
+    (for foundations, which hold counts)."""
+    out: dict[int, Place] = {}
+    for i, c in enumerate(pos.stock):
+        out[c] = Place("stock", i, 0, 0, False)
+    waste = pos.waste
+    n = len(waste)
+    fan = pos.fan if n else 0
+    for i, c in enumerate(waste):
+        k = i - (n - fan)  # 0..fan-1 for fanned cards
+        x = k * geom.fan if fan > 1 and k > 0 else 0
+        out[c] = Place("waste", i, x, 0, True)
+    for k, count in enumerate(pos.foundations):
+        for r in range(count):
+            out[card_of(r, k)] = Place(f"f{k + 1}", r, 0, 0, True)
+    for col, (cards, down) in enumerate(zip(pos.columns, pos.down)):
+        fd, fu = column_offsets(down, len(cards) - down, geom)
+        y = 0
+        for i, c in enumerate(cards):
+            out[c] = Place(f"t{col + 1}", i, 0, y, i >= down)
+            y += fd if i < down else fu
+    return out

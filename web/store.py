@@ -1,0 +1,290 @@
+"""What Kosynka keeps in the browser: settings, the game in progress, records, stats.
+
+Everything lives in ``localStorage`` on this device only (P1, P2), one JSON value per
+key, each with its own schema version ``v`` so one broken value never costs the
+others. ``Store`` takes any mapping-like backend (``get(key) -> str | None``,
+``set(key, value)``, ``remove(key)``), so the rules here are tested on CPython.
+
+Decisions (user-visible):
+- A value that can't be read — corrupt JSON, an older or a newer schema, a game the
+  engine refuses (``SaveError``) — is set aside under ``<key>.bad`` (so a newer
+  version of the app can still find it) and replaced by defaults; the app says so
+  once (``Store.problems``).
+- The saved game is an envelope ``{"v", "rev", "tab", "game"}``: ``rev`` grows by one
+  at every save, whichever tab made it. A tab that sees (``storage`` event) a save
+  with a higher ``rev`` from another tab adopts it and says so, so two tabs never
+  lose moves silently: the last move made in either tab is the game.
+- Records (T2) are per variant key (``d1``, ``d3`` for Classic; ``d3r2`` etc. when the
+  redeal limit differs from Classic): best time and fewest moves, wins only, assisted
+  (F2) wins set none. Deal of the day keeps its own best time and moves per date and
+  variant. Statistics are global: played, won, current and best streak. A game counts
+  as played once a move was made in it and it was won or abandoned (New deal,
+  Restart, Deal of the day or a link while it was in progress); abandoning ends the
+  current streak.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, asdict
+from typing import Any, Protocol
+
+SETTINGS_KEY = "kosynka.settings"
+GAME_KEY = "kosynka.game"
+RECORDS_KEY = "kosynka.records"
+SCHEMA = 1
+
+REDEAL_CHOICES = (None, 3, 2, 1)
+
+
+class Backend(Protocol):
+    def get(self, key: str) -> str | None: ...
+    def set(self, key: str, value: str) -> None: ...
+    def remove(self, key: str) -> None: ...
+
+
+class MemoryBackend:
+    """A dict standing in for localStorage (tests, and the page when storage is off)."""
+
+    def __init__(self, data: dict[str, str] | None = None) -> None:
+        self.data: dict[str, str] = dict(data or {})
+
+    def get(self, key: str) -> str | None:
+        return self.data.get(key)
+
+    def set(self, key: str, value: str) -> None:
+        self.data[key] = value
+
+    def remove(self, key: str) -> None:
+        self.data.pop(key, None)
+
+
+def variant_key(draw: int, redeals: int | None) -> str:
+    """Records key of a variant: ``d1``/``d3`` for Classic, ``d3r2`` when limited (T2)."""
+    return f"d{draw}" if redeals is None else f"d{draw}r{redeals}"
+
+
+@dataclass
+class Settings:
+    """Player's choices. ``lang`` None = follow the browser. Variant applies to the next deal."""
+
+    draw: int = 1
+    redeals: int | None = None
+    score: bool = True
+    lang: str | None = None
+
+    @classmethod
+    def from_dict(cls, d: Any) -> "Settings":
+        if not isinstance(d, dict):
+            raise ValueError("settings are not an object")
+        s = cls()
+        if d.get("draw") in (1, 3):
+            s.draw = d["draw"]
+        if d.get("redeals") in REDEAL_CHOICES:
+            s.redeals = d["redeals"]
+        if isinstance(d.get("score"), bool):
+            s.score = d["score"]
+        if d.get("lang") in ("uk", "ru", "en", None):
+            s.lang = d.get("lang")
+        return s
+
+
+def _blank_records() -> dict[str, Any]:
+    return {"v": SCHEMA, "best": {}, "daily": {}, "stats": {"played": 0, "won": 0, "streak": 0, "best_streak": 0}}
+
+
+@dataclass
+class WinResult:
+    """What a win changed: which records fell, and the records/stats after it."""
+
+    new_time: bool
+    new_moves: bool
+    daily_new_time: bool = False
+    daily_new_moves: bool = False
+
+    @property
+    def any(self) -> bool:
+        return self.new_time or self.new_moves or self.daily_new_time or self.daily_new_moves
+
+
+class Store:
+    def __init__(self, backend: Backend) -> None:
+        self.backend = backend
+        self.problems: list[str] = []  # keys whose stored value could not be used
+        self.rev = 0  # rev of the last game save this tab wrote or adopted
+        self.records = self._load_records()
+
+    # -- helpers ---------------------------------------------------------
+    def _read(self, key: str) -> Any:
+        raw = self.backend.get(key)
+        if raw is None:
+            return None
+        try:
+            value = json.loads(raw)
+            if not isinstance(value, dict) or value.get("v") != SCHEMA:
+                raise ValueError(f"unknown schema {value.get('v') if isinstance(value, dict) else '?'}")
+            return value
+        except (ValueError, TypeError):
+            self.set_aside(key)
+            return None
+
+    def set_aside(self, key: str) -> None:
+        """Keep an unreadable value under ``<key>.bad`` and note the problem once."""
+        raw = self.backend.get(key)
+        if raw is not None:
+            try:
+                self.backend.set(key + ".bad", raw)
+            except Exception:  # quota: losing the copy is better than breaking
+                pass
+            self.backend.remove(key)
+        if key not in self.problems:
+            self.problems.append(key)
+
+    def _write(self, key: str, value: dict[str, Any]) -> None:
+        value = dict(value, v=SCHEMA)
+        try:
+            self.backend.set(key, json.dumps(value, separators=(",", ":")))
+        except Exception:
+            pass  # storage full or disabled: the game goes on unsaved
+
+    # -- settings ----------------------------------------------------------
+    def load_settings(self) -> Settings:
+        d = self._read(SETTINGS_KEY)
+        if d is None:
+            return Settings()
+        try:
+            return Settings.from_dict(d)
+        except ValueError:
+            self.set_aside(SETTINGS_KEY)
+            return Settings()
+
+    def save_settings(self, s: Settings) -> None:
+        self._write(SETTINGS_KEY, asdict(s))
+
+    # -- game in progress (P1) ---------------------------------------------
+    def load_game_envelope(self) -> dict[str, Any] | None:
+        """The saved envelope ``{"rev", "tab", "game": str, "meta": {...}}`` or None."""
+        d = self._read(GAME_KEY)
+        if d is None:
+            return None
+        if not isinstance(d.get("game"), str) or not isinstance(d.get("rev"), int):
+            self.set_aside(GAME_KEY)
+            return None
+        self.rev = max(self.rev, d["rev"])
+        return d
+
+    def stored_rev(self) -> int:
+        raw = self.backend.get(GAME_KEY)
+        if raw is None:
+            return 0
+        try:
+            d = json.loads(raw)
+            return int(d.get("rev", 0)) if isinstance(d, dict) else 0
+        except (ValueError, TypeError):
+            return 0
+
+    def save_game(self, game_json: str, tab: str, meta: dict[str, Any] | None = None) -> int:
+        """Write the game; returns the new rev (one above anything stored)."""
+        self.rev = max(self.rev, self.stored_rev()) + 1
+        self._write(GAME_KEY, {"rev": self.rev, "tab": tab, "game": game_json, "meta": meta or {}})
+        return self.rev
+
+    def clear_game(self) -> None:
+        self.backend.remove(GAME_KEY)
+
+    # -- records and stats (T2) --------------------------------------------
+    def _load_records(self) -> dict[str, Any]:
+        d = self._read(RECORDS_KEY)
+        blank = _blank_records()
+        if d is None:
+            return blank
+        ok = True
+        for part in ("best", "daily", "stats"):
+            if isinstance(d.get(part), dict):
+                blank[part].update(d[part]) if part == "stats" else blank.__setitem__(part, d[part])
+            else:
+                ok = False
+        st = blank["stats"]
+        for k in ("played", "won", "streak", "best_streak"):
+            if not isinstance(st.get(k), int) or st[k] < 0:
+                st[k] = 0
+                ok = False
+        if not ok and RECORDS_KEY not in self.problems:
+            self.problems.append(RECORDS_KEY)
+        return blank
+
+    def reload_records(self) -> None:
+        self.records = self._load_records()
+
+    def best(self, vkey: str) -> dict[str, int]:
+        b = self.records["best"].get(vkey)
+        return b if isinstance(b, dict) else {}
+
+    def daily_best(self, date: str, vkey: str) -> dict[str, int]:
+        day = self.records["daily"].get(date)
+        b = day.get(vkey) if isinstance(day, dict) else None
+        return b if isinstance(b, dict) else {}
+
+    @property
+    def stats(self) -> dict[str, int]:
+        return self.records["stats"]
+
+    def record_abandon(self) -> None:
+        """A game with moves was left unfinished: played +1, streak ends."""
+        st = self.stats
+        st["played"] += 1
+        st["streak"] = 0
+        self._write(RECORDS_KEY, self.records)
+
+    def record_win(self, vkey: str, seconds: int, moves: int, assisted: bool,
+                   daily: str | None = None) -> WinResult:
+        """Count a win; set records unless ``assisted`` (F2). ``daily`` = date of the Deal of the day."""
+        st = self.stats
+        st["played"] += 1
+        st["won"] += 1
+        st["streak"] += 1
+        st["best_streak"] = max(st["best_streak"], st["streak"])
+        res = WinResult(False, False)
+        if not assisted:
+            b = dict(self.best(vkey))
+            res.new_time = "time" not in b or seconds < b["time"]
+            res.new_moves = "moves" not in b or moves < b["moves"]
+            if res.new_time:
+                b["time"] = seconds
+            if res.new_moves:
+                b["moves"] = moves
+            self.records["best"][vkey] = b
+            if daily:
+                day = self.records["daily"].get(daily)
+                if not isinstance(day, dict):
+                    day = {}
+                db = dict(self.daily_best(daily, vkey))
+                res.daily_new_time = "time" not in db or seconds < db["time"]
+                res.daily_new_moves = "moves" not in db or moves < db["moves"]
+                if res.daily_new_time:
+                    db["time"] = seconds
+                if res.daily_new_moves:
+                    db["moves"] = moves
+                day[vkey] = db
+                self.records["daily"][daily] = day
+                # keep the daily table small: the last 60 dates
+                for old in sorted(self.records["daily"])[:-60]:
+                    del self.records["daily"][old]
+        self._write(RECORDS_KEY, self.records)
+        return res
+
+
+def win_percent(stats: dict[str, int]) -> int:
+    return round(100 * stats["won"] / stats["played"]) if stats.get("played") else 0
+
+
+def format_time(seconds: float) -> str:
+    """``m:ss`` (or ``h:mm:ss``) of whole seconds.
+
+    >>> format_time(65.9), format_time(3600)
+    ('1:05', '1:00:00')
+    """
+    s = int(seconds)
+    h, rest = divmod(s, 3600)
+    m, sec = divmod(rest, 60)
+    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
