@@ -1,0 +1,290 @@
+"""A game as a player has it: position, undo (C5), moves (T1), time, score
+(S1–S3), Finish (F1), and the saved-game document (P1).
+
+:class:`Game` wraps a :class:`~kosynka.position.Position`. Everything a player
+does is one *action* and counts as one move (T1): a card move, a stock tap (draw
+or redeal), an undo, and each card the Finish button plays. The game keeps the
+log of actions as notation (``U`` for an undo); the log replayed from the deal is
+the truth, which is how a saved game is restored exactly.
+
+Time: the clock starts at the first action, stops at the win, and can be paused
+(``pause``/``resume``, e.g. while the page is hidden). The clock is injectable:
+``Game.new(7, clock=lambda: t[0])``.
+
+Score (S1–S3), computed always; showing it is a setting of the UI:
++10 a card to a foundation, +5 a face-down card turned up, +5 waste → column,
+−15 foundation → column; a move's amounts add up. The first redeal is free,
+each later one −20. Draws and column → column moves score 0. The score never
+goes below 0, and an undo restores the exact score before the move. A win adds
+100 plus a time bonus: 1000 under 30 s, else ``min(1000, 30000 // seconds)``.
+
+Decisions where SPEC is silent: a won game is over — no more moves and no undo;
+a game finished with the solver's help (F2) is marked ``assisted`` and sets no
+record (the UI asks :attr:`Game.sets_record`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from typing import Callable
+
+from .cards import card_name, parse_card, InvalidCardError
+from .deals import check_number
+from .position import (DRAW, FOUNDATION, STOCK, WASTE, IllegalMoveError, InvalidMoveError,
+                       InvalidPositionError, Move, Position, Rules)
+
+__all__ = ["Game", "SaveError", "SAVE_VERSION", "win_bonus"]
+
+SAVE_VERSION = 1
+UNDO = "U"
+
+
+class SaveError(ValueError):
+    """A saved-game document that cannot be loaded: not JSON, truncated, of an
+    unknown version, or describing an impossible game. The message says which."""
+
+
+def win_bonus(seconds: float) -> int:
+    """S2: 100 + (1000 under 30 s, else min(1000, 30000 // whole seconds))."""
+    whole = int(seconds)
+    return 100 + (1000 if whole < 30 else min(1000, 30000 // whole))
+
+
+class Game:
+    """One game of Klondike. Make one with :meth:`new` (a numbered deal),
+    :meth:`from_position` (any starting position) or :meth:`from_json`."""
+
+    def __init__(self, start: Position, number: int | None = None,
+                 clock: Callable[[], float] | None = None) -> None:
+        self.number = number
+        self.start = start.copy()
+        self.position = start.copy()
+        self.clock = clock or time.monotonic
+        self.log: list[str] = []
+        self.score = 0
+        self.assisted = False
+        self._scores: list[int] = []
+        self._elapsed = 0.0
+        self._since: float | None = None   # clock reading while running
+
+    @classmethod
+    def new(cls, number: int, rules: Rules = Rules(),
+            clock: Callable[[], float] | None = None) -> "Game":
+        return cls(Position.deal(number, rules), number, clock)
+
+    @classmethod
+    def from_position(cls, start: Position, clock: Callable[[], float] | None = None) -> "Game":
+        return cls(start, None, clock)
+
+    def restarted(self) -> "Game":
+        """V2: the same deal from the beginning, counters at zero."""
+        return Game(self.start, self.number, self.clock)
+
+    # ----------------------------------------------------------- state
+    @property
+    def rules(self) -> Rules:
+        return self.position.rules
+
+    @property
+    def moves(self) -> int:
+        """T1: every action so far (card moves, stock taps, undos, Finish cards)."""
+        return len(self.log)
+
+    @property
+    def is_won(self) -> bool:
+        return self.position.is_won
+
+    @property
+    def can_undo(self) -> bool:
+        return self.position.ply > 0 and not self.is_won
+
+    @property
+    def sets_record(self) -> bool:
+        """T2/F2: a win that counts for records (not assisted)."""
+        return self.is_won and not self.assisted
+
+    @property
+    def auto_finish_available(self) -> bool:
+        """F1: not won yet, and foundation moves alone finish it."""
+        return not self.is_won and self.position.finish_moves() is not None
+
+    def finish_moves(self) -> list[str] | None:
+        """F1: the foundation moves that finish the game, or None."""
+        return self.position.finish_moves()
+
+    def legal_moves(self) -> list[str]:
+        if self.is_won:
+            return []
+        p = self.position
+        return [p.format_move(m) for m in p.legal_moves()]
+
+    def targets(self, card: str) -> list[str]:
+        """C4: the destinations (``F``, ``1``–``7``) where ``card`` and everything
+        on it may legally go now; empty if it cannot move."""
+        if self.is_won:
+            return []
+        out = []
+        for dest in "F1234567":
+            try:
+                self.position.parse_move(f"{card}>{dest}")
+            except (IllegalMoveError, InvalidMoveError, InvalidCardError):
+                continue
+            out.append(dest)
+        return out
+
+    # ----------------------------------------------------------- time
+    def elapsed(self) -> float:
+        """Seconds of play so far (frozen once won or paused)."""
+        if self._since is None:
+            return self._elapsed
+        return self._elapsed + max(0.0, self.clock() - self._since)
+
+    def pause(self) -> None:
+        self._elapsed = self.elapsed()
+        self._since = None
+
+    def resume(self) -> None:
+        """Restart a paused clock (only for a game under way and not won)."""
+        if self._since is None and self.log and not self.is_won:
+            self._since = self.clock()
+
+    # ----------------------------------------------------------- actions
+    def play(self, move: str) -> Move:
+        """Make the move written in notation (``D``, ``Th>4``, ``Ah>F``). Raises
+        IllegalMoveError / InvalidMoveError with the reason; nothing changes then."""
+        if self.is_won:
+            raise IllegalMoveError(f"{move}: the game is won")
+        m = self.position.parse_move(move)
+        if self._since is None and not self.log:
+            self._since = self.clock()
+        self._apply(m, move)
+        return m
+
+    def undo(self) -> None:
+        """C5: take back the last move; a card it turned up stays up. Counts as
+        a move (T1)."""
+        if not self.can_undo:
+            raise IllegalMoveError("nothing to undo" if not self.is_won else "the game is won")
+        self._undo()
+
+    def _apply(self, m: Move, text: str) -> None:
+        p = self.position
+        src, dst, _ = m
+        delta = 0
+        if src == STOCK:
+            if not p.stock and p.redeals_used >= 1:
+                delta = -20
+        else:
+            if p.revealed_by(m) is not None:
+                delta += 5
+            if dst >= FOUNDATION:
+                delta += 10
+            elif src == WASTE:
+                delta += 5
+            elif src >= FOUNDATION:
+                delta -= 15
+        self._scores.append(self.score)
+        p.push(m)
+        self.score = max(0, self.score + delta)
+        self.log.append(text)
+        if p.is_won:
+            self.pause()
+            self.score += win_bonus(self.elapsed())
+
+    def _undo(self) -> None:
+        p = self.position
+        after = p.down
+        p.pop()
+        p.down = [min(a, b) for a, b in zip(p.down, after)]
+        self.score = self._scores.pop()
+        self.log.append(UNDO)
+
+    # ----------------------------------------------------------- save / load
+    def to_json(self) -> str:
+        """The whole game as a compact JSON document (schema ``SAVE_VERSION``).
+        ``log`` is the actions joined by spaces; ``position``, ``score`` and
+        ``moves`` are redundant copies for quick painting and consistency."""
+        return json.dumps({
+            "kosynka": "game",
+            "v": SAVE_VERSION,
+            "number": self.number,
+            "rules": self.rules.to_json(),
+            "deal": self.start.to_json(),
+            "log": " ".join(self.log),
+            "elapsed": round(self.elapsed(), 3),
+            "assisted": self.assisted,
+            "score": self.score,
+            "moves": self.moves,
+            "position": self.position.to_json(),
+        }, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str | bytes, clock: Callable[[], float] | None = None) -> "Game":
+        """Load a document made by :meth:`to_json`; raises :class:`SaveError`
+        (never anything else) if it cannot be loaded exactly."""
+        try:
+            data = json.loads(text)
+        except (ValueError, TypeError) as e:
+            raise SaveError(f"saved game is not valid JSON (corrupt or truncated): {e}") from None
+        if not isinstance(data, dict) or data.get("kosynka") != "game":
+            raise SaveError("not a Kosynka saved game")
+        v = data.get("v")
+        if v != SAVE_VERSION:
+            if isinstance(v, int) and not isinstance(v, bool) and v > SAVE_VERSION:
+                raise SaveError(f"saved game has schema version {v}, newer than this "
+                                f"Kosynka reads ({SAVE_VERSION})")
+            raise SaveError(f"saved game has unknown schema version {v!r}")
+        try:
+            return cls._load(data, clock)
+        except SaveError:
+            raise
+        except (InvalidPositionError, IllegalMoveError, InvalidMoveError) as e:
+            raise SaveError(f"saved game is inconsistent: {e}") from None
+        except (ValueError, TypeError, KeyError, AttributeError) as e:
+            raise SaveError(f"saved game is malformed: {e!r}") from None
+
+    @classmethod
+    def _load(cls, data: dict, clock: Callable[[], float] | None) -> "Game":
+        rules = Rules.from_json(data["rules"])
+        start = Position.from_json(data["deal"], rules)
+        number = data.get("number")
+        if number is not None:
+            check_number(number)
+            if start != Position.deal(number, rules):
+                raise SaveError(f"saved game's deal does not match deal number {number}")
+        elapsed = data.get("elapsed", 0)
+        if (isinstance(elapsed, bool) or not isinstance(elapsed, (int, float))
+                or not math.isfinite(elapsed) or elapsed < 0):
+            raise SaveError(f"saved game has a bad elapsed time {elapsed!r}")
+        log = data.get("log", "")
+        if not isinstance(log, str):
+            raise SaveError("saved game's log must be a string")
+        game = cls(start, number, clock)
+        game._elapsed = float(elapsed)
+        for i, action in enumerate(log.split()):
+            if game.is_won:
+                raise SaveError(f"saved game goes on after the win (action {i + 1})")
+            try:
+                if action == UNDO:
+                    if not game.can_undo:
+                        raise IllegalMoveError("nothing to undo")
+                    game._undo()
+                else:
+                    game._apply(game.position.parse_move(action), action)
+            except (IllegalMoveError, InvalidMoveError, InvalidCardError) as e:
+                raise SaveError(f"saved game's action {i + 1} ({action}) is impossible: {e}") from None
+        game.assisted = bool(data.get("assisted", False))
+        if "position" in data and Position.from_json(data["position"], rules) != game.position:
+            raise SaveError("saved game's position does not match its moves")
+        for field, value in (("score", game.score), ("moves", game.moves)):
+            if field in data and data[field] != value:
+                raise SaveError(f"saved game's {field} {data[field]!r} does not match its moves ({value})")
+        if game.log and not game.is_won:
+            game._since = game.clock()
+        return game
+
+    def __repr__(self) -> str:
+        return (f"<Game number={self.number} {self.rules.name} moves={self.moves} "
+                f"score={self.score} won={self.is_won}>")

@@ -1,0 +1,550 @@
+"""The Klondike position: piles, legal moves, push/pop, notation.
+
+:class:`Position` is one mutable table in the manner of python-chess's
+``Board``: :meth:`Position.push` applies a move *without* checking it (the
+solver's fast path), :meth:`Position.pop` takes it back exactly, and
+:meth:`Position.play` checks a move (or its notation) first and raises
+:class:`IllegalMoveError` with the reason. Undo as a player sees it (C5, a
+revealed card stays up) lives in :class:`kosynka.game.Game`.
+
+Piles, as attributes (treat them as read-only outside this module):
+
+* ``columns`` — 7 tuples of cards, bottom → top;
+* ``down`` — 7 ints: how many bottom cards of each column are face down. The
+  top card of a non-empty column is always face up (R5). After an undo the
+  face-up cards of a column need not form one run (C5); every rule here only
+  looks at what is really there: the cards that move together are the longest
+  run ending at the top;
+* ``stock`` — tuple, the next card drawn is the **last** element;
+* ``waste`` — tuple, the top (playable) card is the last element;
+* ``foundations`` — 4 ints: how many cards are on the ♠ ♥ ♦ ♣ foundation
+  (foundation ``k`` holds suit ``k`` only, in that fixed order);
+* ``redeals_used`` — how many times the waste was turned back (R10);
+* ``fan`` — display only: how many top waste cards a draw-3 table shows fanned
+  (the rest of the last draw not yet played, at least 1 while the waste has
+  cards). It is not part of :meth:`key`.
+
+A move is a tuple ``(src, dst, count)`` of pile indices: columns 0–6, ``WASTE``
+7, foundation of suit ``s`` at ``FOUNDATION + s`` (8–11), ``STOCK`` 12. Tapping
+the stock (draw or redeal) is ``DRAW == (STOCK, WASTE, 0)``.
+
+Notation (pinned): ``D`` taps the stock; ``<card>><dest>`` moves a card with
+everything on it, dest ``F`` (that card's foundation) or ``1``–``7``::
+
+    >>> p = Position.deal(0)
+    >>> p.format_move(p.parse_move("D"))
+    'D'
+
+Rule decisions where SPEC is silent: a King may come back from its foundation
+to an empty column (R8 + R6: it is placed by the column rules); a King alone at
+the bottom of a column may move to another empty column (legal, pointless; the
+solver prunes it).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Sequence, TypeAlias
+
+from .cards import PARENTS, RANK, RANKS, SUIT, SUIT_SYMBOLS, Card, card_name, parse_card, InvalidCardError
+from .deals import deal_cards
+
+__all__ = [
+    "Rules", "Position", "Move", "WASTE", "FOUNDATION", "STOCK", "DRAW",
+    "InvalidMoveError", "IllegalMoveError", "InvalidPositionError",
+]
+
+Move: TypeAlias = tuple[int, int, int]
+WASTE = 7
+FOUNDATION = 8
+STOCK = 12
+DRAW: Move = (STOCK, WASTE, 0)
+KING = 12
+
+
+class InvalidMoveError(ValueError):
+    """Text that is not a move in the pinned notation."""
+
+
+class IllegalMoveError(ValueError):
+    """A well-formed move that the rules do not allow in this position."""
+
+
+class InvalidPositionError(ValueError):
+    """Piles that no game of Klondike can have (a card twice, 53 cards, …)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Draw count (1 or 3, R9) and redeal limit (R10: ``None`` = unlimited, or
+    0–3 returns of the waste; the first pass is not counted).
+
+    >>> Rules(3, 2).name
+    'Turn Three'
+    """
+
+    draw: int = 1
+    redeals: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.draw not in (1, 3) or isinstance(self.draw, bool):
+            raise ValueError(f"draw must be 1 or 3, not {self.draw!r}")
+        if self.redeals is not None and (
+            isinstance(self.redeals, bool) or self.redeals not in (0, 1, 2, 3)
+        ):
+            raise ValueError(f"redeals must be 0, 1, 2, 3 or unlimited, not {self.redeals!r}")
+
+    @property
+    def name(self) -> str:
+        """The variant's name in SPEC's variants table."""
+        if self.redeals is None:
+            return f"Classic, draw {self.draw}"
+        if self.draw == 3 and self.redeals == 2:
+            return "Turn Three"
+        return f"Limited, draw {self.draw}, {self.redeals} redeal{'s' * (self.redeals != 1)}"
+
+    def to_json(self) -> dict:
+        return {"draw": self.draw, "redeals": self.redeals}
+
+    @classmethod
+    def from_json(cls, data: object) -> "Rules":
+        if not isinstance(data, dict):
+            raise ValueError("rules must be an object with draw and redeals")
+        return cls(data.get("draw", 1), data.get("redeals"))
+
+    @classmethod
+    def parse_redeals(cls, text: str) -> int | None:
+        """``"unlimited"`` → None, ``"0"``–``"3"`` → int (CLI and links)."""
+        if text == "unlimited":
+            return None
+        if text in ("0", "1", "2", "3"):
+            return int(text)
+        raise ValueError(f"redeals must be 0, 1, 2, 3 or unlimited, not {text!r}")
+
+
+_MOVE_RE = re.compile(r"([A2-9TJQK][shdc])>([F1-7])")
+
+
+class Position:
+    """One table. See the module docstring for the piles and move encoding."""
+
+    __slots__ = ("columns", "down", "stock", "waste", "foundations",
+                 "redeals_used", "fan", "rules", "_stack")
+
+    def __init__(
+        self,
+        columns: Sequence[Sequence[Card]],
+        down: Sequence[int] | None = None,
+        stock: Sequence[Card] = (),
+        waste: Sequence[Card] = (),
+        foundations: Sequence[int] = (0, 0, 0, 0),
+        rules: Rules = Rules(),
+        redeals_used: int = 0,
+        fan: int | None = None,
+    ) -> None:
+        self.columns = [tuple(c) for c in columns]
+        self.down = (list(down) if down is not None
+                     else [max(len(c) - 1, 0) for c in self.columns])
+        self.stock = tuple(stock)
+        self.waste = tuple(waste)
+        self.foundations = list(foundations)
+        self.rules = rules
+        self.redeals_used = redeals_used
+        self.fan = (min(rules.draw, len(self.waste)) if fan is None else fan)
+        self._stack: list[tuple] = []
+        self._validate()
+
+    # ----------------------------------------------------------- construction
+    @classmethod
+    def deal(cls, number: int, rules: Rules = Rules()) -> "Position":
+        """The starting position of deal ``number`` (see :mod:`kosynka.deals`)."""
+        tableau, stock = deal_cards(number)
+        return cls(tableau, stock=stock[::-1], rules=rules)
+
+    def _validate(self) -> None:
+        def bad(msg: str) -> InvalidPositionError:
+            return InvalidPositionError(f"impossible position: {msg}")
+
+        if len(self.columns) != 7 or len(self.down) != 7:
+            raise bad("there must be 7 columns")
+        if len(self.foundations) != 4:
+            raise bad("there must be 4 foundations")
+        seen: set[int] = set()
+        every = [c for col in self.columns for c in col] + list(self.stock) + list(self.waste)
+        for s, n in enumerate(self.foundations):
+            if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 13:
+                raise bad(f"foundation {SUIT_SYMBOLS[s]} must hold 0–13 cards, not {n!r}")
+            every.extend(r * 4 + s for r in range(n))
+        for c in every:
+            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
+                raise bad(f"not a card: {c!r}")
+            if c in seen:
+                raise bad(f"{card_name(c)} appears twice")
+            seen.add(c)
+        if len(every) != 52:
+            missing = " ".join(card_name(c) for c in range(52) if c not in seen)
+            raise bad(f"{len(every)} cards instead of 52 (missing {missing})")
+        for i, (col, d) in enumerate(zip(self.columns, self.down)):
+            if isinstance(d, bool) or not isinstance(d, int) or not 0 <= d <= max(len(col) - 1, 0):
+                raise bad(f"column {i + 1} has {len(col)} cards and {d!r} face down "
+                          "(its top card is always face up)")
+        r = self.redeals_used
+        if isinstance(r, bool) or not isinstance(r, int) or r < 0 or (
+            self.rules.redeals is not None and r > self.rules.redeals
+        ):
+            raise bad(f"{r!r} redeals used under a limit of {self.rules.redeals}")
+        if not (self.fan == 0 if not self.waste else 1 <= self.fan <= min(self.rules.draw, len(self.waste))):
+            raise bad(f"a waste of {len(self.waste)} cards cannot show {self.fan!r} fanned")
+
+    @classmethod
+    def from_json(cls, data: object, rules: Rules = Rules()) -> "Position":
+        """A position from deal JSON: ``{"tableau": [[cards bottom→top] × 7],
+        "stock": [cards, first drawn first]}``, optionally also ``down`` (face-down
+        counts, default all but the top), ``waste`` (bottom → top),
+        ``foundations`` (4 counts ♠♥♦♣), ``redeals_used``, ``fan``. Other keys
+        are ignored. Raises :class:`InvalidPositionError`."""
+        if not isinstance(data, dict):
+            raise InvalidPositionError("a deal must be a JSON object with tableau and stock")
+        try:
+            tableau = data["tableau"]
+            stock = data.get("stock", [])
+            waste = data.get("waste", [])
+            if not isinstance(tableau, list) or not all(isinstance(c, list) for c in tableau):
+                raise InvalidPositionError("tableau must be a list of 7 lists of cards")
+            for pile in (stock, waste):
+                if not isinstance(pile, list):
+                    raise InvalidPositionError("stock and waste must be lists of cards")
+            return cls(
+                [[parse_card(c) for c in col] for col in tableau],
+                down=data.get("down"),
+                stock=[parse_card(c) for c in reversed(stock)],
+                waste=[parse_card(c) for c in waste],
+                foundations=data.get("foundations", [0, 0, 0, 0]),
+                rules=rules,
+                redeals_used=data.get("redeals_used", 0),
+                fan=data.get("fan"),
+            )
+        except KeyError as e:
+            raise InvalidPositionError(f"a deal needs {e.args[0]!r}") from None
+        except (InvalidCardError, TypeError) as e:
+            raise InvalidPositionError(f"bad deal: {e}") from None
+
+    def to_json(self) -> dict:
+        """Deal JSON of this position (with the optional keys filled in)."""
+        return {
+            "tableau": [[card_name(c) for c in col] for col in self.columns],
+            "stock": [card_name(c) for c in reversed(self.stock)],
+            "down": list(self.down),
+            "waste": [card_name(c) for c in self.waste],
+            "foundations": list(self.foundations),
+            "redeals_used": self.redeals_used,
+            "fan": self.fan,
+        }
+
+    def copy(self, stack: bool = False) -> "Position":
+        p = Position.__new__(Position)
+        p.columns = list(self.columns)
+        p.down = list(self.down)
+        p.stock = self.stock
+        p.waste = self.waste
+        p.foundations = list(self.foundations)
+        p.redeals_used = self.redeals_used
+        p.fan = self.fan
+        p.rules = self.rules
+        p._stack = list(self._stack) if stack else []
+        return p
+
+    # ----------------------------------------------------------- identity
+    def key(self) -> tuple:
+        """Everything the rules depend on (``fan`` excluded)."""
+        return (tuple(self.columns), tuple(self.down), self.stock, self.waste,
+                tuple(self.foundations), self.redeals_used)
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Position) and self.rules == other.rules
+                and self.key() == other.key())
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return f"Position.from_json({self.to_json()!r}, {self.rules!r})"
+
+    @property
+    def is_won(self) -> bool:
+        """R12: all 52 cards on the foundations."""
+        f = self.foundations
+        return f[0] + f[1] + f[2] + f[3] == 52
+
+    def can_redeal(self) -> bool:
+        """R10: the stock is empty, the waste is not, and a redeal is left."""
+        lim = self.rules.redeals
+        return not self.stock and bool(self.waste) and (lim is None or self.redeals_used < lim)
+
+    # ----------------------------------------------------------- moves
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, as ``(src, dst, count)`` tuples."""
+        moves: list[Move] = []
+        append = moves.append
+        cols = self.columns
+        found = self.foundations
+        top_at: dict[int, int] = {}
+        empty: list[int] = []
+        for c in range(7):
+            col = cols[c]
+            if col:
+                top_at[col[-1]] = c
+            else:
+                empty.append(c)
+        get = top_at.get
+        if self.waste:
+            w = self.waste[-1]
+            if found[w & 3] == w >> 2:
+                append((WASTE, FOUNDATION + (w & 3), 1))
+            for p in PARENTS[w]:
+                d = get(p)
+                if d is not None:
+                    append((WASTE, d, 1))
+            if w >= 48:
+                for d in empty:
+                    append((WASTE, d, 1))
+        down = self.down
+        for c in range(7):
+            col = cols[c]
+            if not col:
+                continue
+            i = len(col) - 1
+            card = col[i]
+            if found[card & 3] == card >> 2:
+                append((c, FOUNDATION + (card & 3), 1))
+            lowest = down[c]
+            while True:
+                parents = PARENTS[card]
+                for p in parents:
+                    d = get(p)
+                    if d is not None:
+                        append((c, d, len(col) - i))
+                if card >= 48:
+                    for d in empty:
+                        append((c, d, len(col) - i))
+                if i == lowest:
+                    break
+                below = col[i - 1]
+                if below not in parents:
+                    break
+                i -= 1
+                card = below
+        for s in range(4):
+            k = found[s]
+            if k:
+                card = (k - 1) * 4 + s
+                for p in PARENTS[card]:
+                    d = get(p)
+                    if d is not None:
+                        append((FOUNDATION + s, d, 1))
+                if card >= 48:
+                    for d in empty:
+                        append((FOUNDATION + s, d, 1))
+        if self.stock or self.can_redeal():
+            append(DRAW)
+        return moves
+
+    def push(self, move: Move) -> None:
+        """Apply ``move`` **without checking it**; :meth:`pop` takes it back."""
+        src, dst, n = move
+        cols = self.columns
+        down = self.down
+        self._stack.append((tuple(cols), tuple(down), self.stock, self.waste,
+                            tuple(self.foundations), self.redeals_used, self.fan))
+        if src == STOCK:
+            stock = self.stock
+            if stock:
+                k = self.rules.draw
+                if k > len(stock):
+                    k = len(stock)
+                self.waste += stock[:-k - 1:-1]
+                self.stock = stock[:-k]
+                self.fan = k
+            else:
+                self.stock = self.waste[::-1]
+                self.waste = ()
+                self.redeals_used += 1
+                self.fan = 0
+            return
+        if src < 7:
+            col = cols[src]
+            cards = col[-n:]
+            rest = col[:-n]
+            cols[src] = rest
+            if down[src] >= len(rest) and rest:
+                down[src] = len(rest) - 1          # R5: the card under turns up
+        elif src == WASTE:
+            waste = self.waste
+            cards = waste[-1:]
+            self.waste = waste = waste[:-1]
+            self.fan = (self.fan - 1 or 1) if waste else 0
+        else:
+            s = src - FOUNDATION
+            self.foundations[s] -= 1
+            cards = (self.foundations[s] * 4 + s,)
+        if dst < 7:
+            cols[dst] += cards
+        else:
+            self.foundations[dst - FOUNDATION] += 1
+
+    def pop(self) -> None:
+        """Take back the last :meth:`push` exactly (reveals included)."""
+        cols, down, self.stock, self.waste, found, self.redeals_used, self.fan = self._stack.pop()
+        self.columns = list(cols)
+        self.down = list(down)
+        self.foundations = list(found)
+
+    @property
+    def ply(self) -> int:
+        """How many pushes :meth:`pop` can take back."""
+        return len(self._stack)
+
+    def revealed_by(self, move: Move) -> int | None:
+        """The column whose face-down card ``move`` would turn up (R5), if any."""
+        src, _, n = move
+        if src < 7:
+            col = self.columns[src]
+            if self.down[src] and self.down[src] >= len(col) - n:
+                return src
+        return None
+
+    # ----------------------------------------------------------- notation
+    def format_move(self, move: Move) -> str:
+        """The pinned notation of ``move`` in this position (before it is made)."""
+        src, dst, n = move
+        if src == STOCK:
+            return "D"
+        if src < 7:
+            card = self.columns[src][-n]
+        elif src == WASTE:
+            card = self.waste[-1]
+        else:
+            card = (self.foundations[src - FOUNDATION] - 1) * 4 + src - FOUNDATION
+        return card_name(card) + ">" + ("F" if dst >= FOUNDATION else str(dst + 1))
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move ``text`` names here; raises :class:`InvalidMoveError` if
+        it is not notation, :class:`IllegalMoveError` (with the rule) if the
+        rules forbid it."""
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"a move must be a string, not {text!r}")
+        if text == "D":
+            if self.stock or self.can_redeal():
+                return DRAW
+            if not self.waste:
+                raise IllegalMoveError("D: the stock and the waste are both empty")
+            raise IllegalMoveError(
+                f"D: no redeals left (the limit is {self.rules.redeals}, R10)")
+        m = _MOVE_RE.fullmatch(text)
+        if not m:
+            raise InvalidMoveError(
+                f"not a move: {text!r} (expected D, or card>dest like Th>4 or Ah>F)")
+        card = parse_card(m.group(1))
+        name = m.group(1)
+        src, n = self._locate(card, name)
+        dest = m.group(2)
+        if dest == "F":
+            return self._check_to_foundation(card, name, src, n)
+        return self._check_to_column(card, name, src, n, int(dest) - 1)
+
+    def _locate(self, card: Card, name: str) -> tuple[int, int]:
+        if self.waste and self.waste[-1] == card:
+            return WASTE, 1
+        if card in self.waste:
+            raise IllegalMoveError(
+                f"{name} is inside the waste: only its top card plays (R9)")
+        if card in self.stock:
+            raise IllegalMoveError(f"{name} is in the stock")
+        s, r = SUIT[card], RANK[card]
+        if self.foundations[s] > r:
+            if self.foundations[s] == r + 1:
+                return FOUNDATION + s, 1
+            raise IllegalMoveError(
+                f"{name} is under other cards on its foundation: only the top card comes back (R8)")
+        for c, col in enumerate(self.columns):
+            if card in col:
+                i = col.index(card)
+                if i < self.down[c]:
+                    raise IllegalMoveError(f"{name} is face down in column {c + 1}")
+                return c, len(col) - i
+        raise AssertionError("every card is somewhere")  # _validate guarantees it
+
+    def _check_to_foundation(self, card: Card, name: str, src: int, n: int) -> Move:
+        s = SUIT[card]
+        if src >= FOUNDATION:
+            raise IllegalMoveError(f"{name} is already on its foundation")
+        if n > 1:
+            raise IllegalMoveError(
+                f"{name}>F: only the top card of a column goes to a foundation (R7)")
+        have = self.foundations[s]
+        if have != RANK[card]:
+            need = RANKS[have] + "shdc"[s] if have < 13 else "nothing"
+            raise IllegalMoveError(
+                f"{name}>F: the {SUIT_SYMBOLS[s]} foundation takes {need} next (R7)")
+        return (src, FOUNDATION + s, 1)
+
+    def _check_to_column(self, card: Card, name: str, src: int, n: int, dst: int) -> Move:
+        if src == dst:
+            raise IllegalMoveError(f"{name} is already in column {dst + 1}")
+        if src < 7:
+            col = self.columns[src]
+            for i in range(len(col) - n, len(col) - 1):
+                if col[i] not in PARENTS[col[i + 1]]:
+                    raise IllegalMoveError(
+                        f"{name}>{dst + 1}: {card_name(col[i + 1])} on {card_name(col[i])} "
+                        "is not in sequence, so they cannot move together (R4)")
+        target = self.columns[dst]
+        if not target:
+            if RANK[card] != KING:
+                raise IllegalMoveError(
+                    f"{name}>{dst + 1}: only a King may fill an empty column (R6)")
+        elif target[-1] not in PARENTS[card]:
+            raise IllegalMoveError(
+                f"{name}>{dst + 1}: {name} cannot go on {card_name(target[-1])}: columns "
+                "build down by one rank in alternating colours (R3)")
+        return (src, dst, n)
+
+    def play(self, move: Move | str) -> Move:
+        """Check and apply a move (tuple or notation); returns the move tuple."""
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        elif move not in self.legal_moves():
+            raise IllegalMoveError(f"illegal move {move!r}")
+        self.push(move)
+        return move
+
+    # ----------------------------------------------------------- F1
+    def finish_moves(self) -> list[str] | None:
+        """F1: when every card is face up and the stock and waste are empty, the
+        foundation moves that finish the game card by card (lowest rank first);
+        ``None`` if the game is not won in principle — including a C5 column
+        whose face-up cards block each other (only foundation moves are used)."""
+        if self.stock or self.waste or any(self.down):
+            return None
+        cols = [list(c) for c in self.columns]
+        found = list(self.foundations)
+        out: list[str] = []
+        while True:
+            best = None
+            for col in cols:
+                if col:
+                    c = col[-1]
+                    if found[c & 3] == c >> 2 and (best is None or c < best[0]):
+                        best = (c, col)
+            if best is None:
+                break
+            c, col = best
+            col.pop()
+            found[c & 3] += 1
+            out.append(card_name(c) + ">F")
+        return out if sum(found) == 52 else None
+
+    def cards_face_up(self) -> Iterable[Card]:
+        """Cards in the columns that are face up (for race scoring, N4)."""
+        for col, d in zip(self.columns, self.down):
+            yield from col[d:]
