@@ -1,0 +1,439 @@
+"""Vendoring and a static server for the browser app (O1, O3).
+
+Standard library only. Two jobs:
+
+``ensure_vendor(root)``
+    Makes the page's runtime and code available from the app's own folder, in the
+    git-ignored ``web/vendor/``:
+
+    * the pinned npm packages (``package.json`` + ``package-lock.json``) are
+      installed with ``npm ci`` when ``node_modules`` lacks them or holds another
+      version;
+    * from ``pyodide`` only what a page loads is copied (``pyodide.mjs``,
+      ``pyodide.asm.mjs``, ``pyodide.asm.wasm``, ``python_stdlib.zip``,
+      ``pyodide-lock.json``) into ``web/vendor/pyodide/``; from
+      ``@pyscript/core`` its ``dist/`` (source maps left out) into
+      ``web/vendor/pyscript/``;
+    * ``web/vendor/app.zip`` is built from *every* ``.py`` file of the
+      ``kosynka`` package (sub-packages included) and of the ``web`` package (the
+      UI; ``web/vendor/`` and ``web/boot/`` left out), found on disk at build time,
+      so there is no hand-kept list that can drift. ``pyscript.toml`` maps it with
+      ``"./web/vendor/app.zip" = "./*"``: in Pyodide ``import kosynka`` and
+      ``import web.app`` work from the current directory;
+    * ``web/vendor/build.json`` (and the same data as ``build.mjs`` for the boot
+      module and ``sw-manifest.js`` for the service worker) records the runtime
+      version, a content hash of the Python code (``app``), a content hash of
+      everything the app is made of (``version``), the list of files the service
+      worker precaches and the modules the memory snapshot pre-imports.
+
+    The runtime copy is skipped when already up to date; the bundle is rebuilt
+    only when a source file is newer than it (cheap enough to call per request).
+
+``main(argv)`` — ``python3 -m kosynka serve [--port 8000] [--host 127.0.0.1]``
+    Vendors if needed, serves the repository root over HTTP and prints the URL.
+    Wrong arguments or a port in use: one line on stderr, exit status 2.
+    Any static server works as well (``python -m http.server``) once vendored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sys
+import zipfile
+from pathlib import Path
+
+__all__ = ["ROOT", "ensure_vendor", "ensure_bundle", "make_server", "main", "VendorError"]
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+
+# Modules the snapshot must not import: command-line and server side only.
+SNAPSHOT_SKIP = {"kosynka.serve", "kosynka.cli", "kosynka.__main__"}
+
+# Files of the app shell outside web/ that the service worker precaches.
+SHELL_FILES = ("index.html", "pyscript.toml", "manifest.webmanifest")
+
+_ZIP_DATE = (2020, 1, 1, 0, 0, 0)
+
+
+class VendorError(Exception):
+    """Vendoring failed (npm missing, install failed, package files missing)."""
+
+
+def _lock_versions(root: Path) -> dict[str, str]:
+    lock = json.loads((root / "package-lock.json").read_text("utf-8"))
+    pkgs = lock.get("packages", {})
+    return {
+        name: pkgs.get(f"node_modules/{name}", {}).get("version", "")
+        for name in ("pyodide", "@pyscript/core")
+    }
+
+
+def _installed_version(root: Path, name: str) -> str | None:
+    try:
+        meta = json.loads((root / "node_modules" / name / "package.json").read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    return meta.get("version")
+
+
+def _npm_ci(root: Path) -> None:
+    import subprocess
+
+    npm = shutil.which("npm")
+    if npm is None:
+        raise VendorError("npm is not installed; install Node.js/npm (apt-get install npm)")
+    print("kosynka: installing the pinned runtime (npm ci) ...", file=sys.stderr)
+    proc = subprocess.run(
+        [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+        cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    if proc.returncode != 0:
+        last = (proc.stderr.strip().splitlines() or ["npm ci failed"])[-1]
+        raise VendorError(f"npm ci failed: {last}")
+
+
+def _copy_if_stale(src: Path, dst: Path) -> bool:
+    if not src.is_file():
+        raise VendorError(f"missing {src}")
+    try:
+        st, dt = src.stat(), dst.stat()
+        if st.st_size == dt.st_size and int(st.st_mtime) == int(dt.st_mtime):
+            return False
+    except OSError:
+        pass
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dst.with_name(dst.name + ".tmp")
+    shutil.copy2(src, tmp)
+    os.replace(tmp, dst)
+    return True
+
+
+def _python_sources(root: Path) -> list[tuple[str, Path]]:
+    """(name in the archive, path) for every module the browser needs, sorted."""
+    out: list[tuple[str, Path]] = []
+    pkg = root / "kosynka"
+    for path in sorted(pkg.rglob("*.py")):
+        rel = path.relative_to(root)
+        if "__pycache__" in rel.parts or any(p.startswith(".") for p in rel.parts):
+            continue
+        out.append((rel.as_posix(), path))
+    web = root / "web"
+    for path in sorted(web.rglob("*.py")) if web.is_dir() else ():
+        rel = path.relative_to(root)
+        if rel.parts[1] in ("vendor", "boot") or "__pycache__" in rel.parts:
+            continue
+        if any(p.startswith(".") for p in rel.parts):
+            continue
+        out.append((rel.as_posix(), path))
+    return out
+
+
+def _module_name(arc: str) -> str:
+    parts = arc[:-3].split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def _module_names(sources: list[tuple[str, Path]], package: str = "kosynka") -> list[str]:
+    return sorted(
+        _module_name(arc) for arc, _ in sources if arc.startswith(package + "/")
+    )
+
+
+_BROWSER_ONLY = ("js", "pyscript", "pyodide", "_pyscript", "polyscript")
+
+
+def _snapshot_modules(sources: list[tuple[str, Path]]) -> list[str]:
+    """Modules that are safe to import in the snapshot worker: pure Python, no
+    browser import (``js``, ``pyscript``, ``pyodide``) directly or through another
+    module of ours, and not command-line/server side (``SNAPSHOT_SKIP``)."""
+    import ast
+
+    deps: dict[str, set[str]] = {}
+    bad: set[str] = set()
+    for arc, path in sources:
+        name = _module_name(arc)
+        pkg = name if arc.endswith("__init__.py") else name.rpartition(".")[0]
+        try:
+            tree = ast.parse(path.read_bytes(), str(path))
+        except (SyntaxError, ValueError):
+            bad.add(name)
+            continue
+        found: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                found.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = pkg.split(".")
+                    base = base[: len(base) - node.level + 1]
+                    mod = ".".join(base + ([node.module] if node.module else []))
+                    found.add(mod)
+                    found.update(f"{mod}.{a.name}" for a in node.names)
+                elif node.module:
+                    found.add(node.module)
+        if any(f.split(".")[0] in _BROWSER_ONLY for f in found):
+            bad.add(name)
+        deps[name] = found
+    bad |= SNAPSHOT_SKIP | {n for n in deps if n.split(".")[-1] == "main"}
+    changed = True
+    while changed:
+        changed = False
+        for name, found in deps.items():
+            if name not in bad and found & bad:
+                bad.add(name)
+                changed = True
+    return sorted(n for n in deps if n not in bad)
+
+
+def _shell_files(root: Path) -> list[str]:
+    """Every file the service worker precaches, as paths relative to the root."""
+    files = [name for name in SHELL_FILES if (root / name).is_file()]
+    web = root / "web"
+    for path in sorted(web.rglob("*")) if web.is_dir() else ():
+        rel = path.relative_to(root)
+        if not path.is_file() or "__pycache__" in rel.parts:
+            continue
+        if any(p.startswith(".") for p in rel.parts) or path.suffix in (".map", ".tmp", ".pyc"):
+            continue
+        if rel.parts[:2] == ("web", "vendor") and path.name in (
+            "build.json", "build.mjs", "sw-manifest.js",
+        ):
+            continue
+        files.append(rel.as_posix())
+    return files
+
+
+def _newest_mtime(paths) -> float:
+    newest = 0.0
+    for p in paths:
+        try:
+            newest = max(newest, p.stat().st_mtime)
+        except OSError:
+            pass
+    return newest
+
+
+def ensure_bundle(root: Path | str | None = None, *, force: bool = False) -> dict:
+    """Build ``web/vendor/app.zip`` and the build manifests if any source changed.
+
+    Returns the build record (see the module docstring)."""
+    root = Path(root or ROOT).resolve()
+    vendor = root / "web" / "vendor"
+    vendor.mkdir(parents=True, exist_ok=True)
+    build_json = vendor / "build.json"
+    sources = _python_sources(root)
+    shell = _shell_files(root)
+    inputs = [p for _, p in sources] + [root / f for f in shell] + [root / "web", root / "kosynka"]
+    if not force and build_json.is_file():
+        try:
+            record = json.loads(build_json.read_text("utf-8"))
+            built = build_json.stat().st_mtime
+            if (
+                _newest_mtime(inputs) <= built
+                and record.get("files") == sorted(set(shell) | {"web/vendor/app.zip"})
+                and record.get("modules") == _module_names(sources)
+                and record.get("web_modules") == _module_names(sources, "web")
+            ):
+                return record
+        except (OSError, ValueError):
+            pass
+
+    # app.zip: deterministic (sorted names, fixed dates) so its hash is its content.
+    app_hash = hashlib.sha256()
+    tmp = vendor / "app.zip.tmp"
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
+        for arc, path in sources:
+            data = path.read_bytes()
+            app_hash.update(arc.encode() + b"\0" + data + b"\0")
+            info = zipfile.ZipInfo(arc, _ZIP_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            zf.writestr(info, data)
+    os.replace(tmp, vendor / "app.zip")
+
+    files = sorted(set(shell) | {"web/vendor/app.zip"})
+    all_hash = hashlib.sha256()
+    for rel in files:
+        p = root / rel
+        if rel == "web/vendor/app.zip":
+            all_hash.update(b"app.zip\0" + app_hash.hexdigest().encode())
+            continue
+        if rel.startswith("web/vendor/pyodide/") or rel.startswith("web/vendor/pyscript/"):
+            # The runtime is pinned: name + size is enough, and cheap.
+            all_hash.update(rel.encode() + b"\0" + str(p.stat().st_size).encode())
+            continue
+        all_hash.update(rel.encode() + b"\0" + p.read_bytes() + b"\0")
+
+    versions = _lock_versions(root)
+    modules = _module_names(sources)
+    record = {
+        "runtime": f"pyodide-{versions['pyodide']}+pyscript-{versions['@pyscript/core']}",
+        "app": app_hash.hexdigest()[:16],
+        "version": all_hash.hexdigest()[:16],
+        "files": files,
+        "modules": modules,
+        "web_modules": _module_names(sources, "web"),
+        "snapshot_modules": _snapshot_modules(sources),
+    }
+    text = json.dumps(record, indent=1, sort_keys=True)
+    (vendor / "build.mjs").write_text(
+        "// generated by kosynka/serve.py: do not edit\nexport default " + text + ";\n", "utf-8"
+    )
+    (vendor / "sw-manifest.js").write_text(
+        "// generated by kosynka/serve.py: do not edit\nself.KOSYNKA_BUILD = " + text + ";\n",
+        "utf-8",
+    )
+    build_json.write_text(text + "\n", "utf-8")
+    return record
+
+
+def ensure_vendor(root: Path | str | None = None) -> dict:
+    """Install (npm ci) and copy the pinned runtime into ``web/vendor/`` when missing
+    or stale, build the app bundle, and return the build record."""
+    root = Path(root or ROOT).resolve()
+    want = _lock_versions(root)
+    if any(_installed_version(root, name) != ver for name, ver in want.items()):
+        _npm_ci(root)
+        if any(_installed_version(root, name) != ver for name, ver in want.items()):
+            raise VendorError("npm ci did not install the pinned pyodide/@pyscript/core")
+    vendor = root / "web" / "vendor"
+    nm = root / "node_modules"
+    for name in PYODIDE_FILES:
+        _copy_if_stale(nm / "pyodide" / name, vendor / "pyodide" / name)
+    dist = nm / "@pyscript" / "core" / "dist"
+    wanted = set()
+    for src in sorted(dist.iterdir()):
+        if src.is_file() and src.suffix in (".js", ".css", ".mjs"):
+            wanted.add(src.name)
+            _copy_if_stale(src, vendor / "pyscript" / src.name)
+    # Drop files an older pinned version left behind.
+    for old in (vendor / "pyscript").iterdir():
+        if old.name not in wanted:
+            old.unlink()
+    return ensure_bundle(root)
+
+
+# --------------------------------------------------------------------- server
+
+def make_server(root: Path | str | None = None, port: int = 8000, host: str = "127.0.0.1",
+                *, quiet: bool = True, rebuild: bool = True, prefix: str = "/"):
+    """A ``ThreadingHTTPServer`` serving ``root`` (not started). Port 0 picks a free
+    port (``server.server_address[1]``). With ``rebuild`` the app bundle is rebuilt
+    when a source changed before ``web/vendor/`` build files are served. ``prefix``
+    serves the app under a sub-path (``"/kosynka/"``); other paths answer 404."""
+    import functools
+    import http.server
+
+    root = Path(root or ROOT).resolve()
+    prefix = "/" + prefix.strip("/") + "/" if prefix.strip("/") else "/"
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        extensions_map = {
+            **http.server.SimpleHTTPRequestHandler.extensions_map,
+            ".mjs": "text/javascript",
+            ".js": "text/javascript",
+            ".wasm": "application/wasm",
+            ".webmanifest": "application/manifest+json",
+            ".toml": "text/plain",
+            ".py": "text/plain",
+        }
+
+        def translate_path(self, path):
+            if prefix != "/":
+                if not path.startswith(prefix):
+                    return str(root / ".no-such-file")
+                path = "/" + path[len(prefix):]
+            return super().translate_path(path)
+
+        def do_GET(self):  # noqa: N802
+            if rebuild and self.path.split("?")[0].rsplit("/", 1)[-1] in (
+                "app.zip", "build.mjs", "sw-manifest.js", "build.json",
+            ):
+                try:
+                    ensure_bundle(root)
+                except Exception as exc:  # keep serving what exists
+                    self.log_error("bundle rebuild failed: %s", exc)
+            super().do_GET()
+
+        def end_headers(self):
+            # Let the browser revalidate; the service worker does the caching.
+            self.send_header("Cache-Control", "no-cache")
+            super().end_headers()
+
+        def log_message(self, fmt, *args):
+            if not quiet:
+                super().log_message(fmt, *args)
+
+    http.server.ThreadingHTTPServer.allow_reuse_address = True
+    server = http.server.ThreadingHTTPServer((host, port), functools.partial(Handler, directory=str(root)))
+    server.daemon_threads = True
+    return server
+
+
+def _parse(argv: list[str]):
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message):
+            raise SystemExit(f"kosynka serve: {message}")
+
+    p = Parser(prog="kosynka serve", description="Serve the Kosynka web app locally.")
+    p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000, 0 = any free)")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    p.add_argument("--quiet", action="store_true", help="do not log requests")
+    args = p.parse_args(argv)
+    if not 0 <= args.port <= 65535:
+        raise SystemExit(f"kosynka serve: port out of range: {args.port}")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python3 -m kosynka serve [--port 8000] [--host 127.0.0.1]``."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["serve"]:
+        argv = argv[1:]
+    try:
+        args = _parse(argv)
+    except SystemExit as exc:
+        if exc.code in (0, None):  # --help
+            return 0
+        print(exc.code, file=sys.stderr)
+        return 2
+    try:
+        ensure_vendor(ROOT)
+    except (VendorError, OSError, ValueError) as exc:
+        print(f"kosynka serve: cannot vendor the runtime: {exc}", file=sys.stderr)
+        return 2
+    try:
+        server = make_server(ROOT, args.port, args.host, quiet=args.quiet)
+    except OSError as exc:
+        print(f"kosynka serve: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 2
+    host, port = server.server_address[:2]
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
+    print(f"Kosynka: http://{shown}:{port}/", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
