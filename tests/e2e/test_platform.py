@@ -1,0 +1,160 @@
+"""The runtime shell in Chromium: self-hosted PyScript + Pyodide, every module of
+ours present in the browser, memory-snapshot boot, sub-path and plain static hosting
+(O1, O3; issue 4 items 1-2, issue 5 items 4 and 7)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, wait_ready
+
+HTML = "document.documentElement.dataset"
+
+
+def repo_modules() -> list[str]:
+    """Every importable module of kosynka/ and web/ on disk now (not a kept list)."""
+    mods = []
+    for pkg in ("kosynka", "web"):
+        for path in sorted((ROOT / pkg).rglob("*.py")):
+            rel = path.relative_to(ROOT)
+            if "__pycache__" in rel.parts or rel.parts[1:2] in (("vendor",), ("boot",)):
+                continue
+            parts = list(rel.with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            name = ".".join(parts)
+            # __main__ runs the CLI and web.main starts the app: both are run, not imported.
+            if parts[-1] in ("__main__", "main"):
+                continue
+            mods.append(name)
+    return mods
+
+
+def run_py(page, code: str):
+    """Run Python in the page's interpreter (exposed by web/boot/pyodide.mjs)."""
+    return page.evaluate("code => globalThis.kosynkaPyodide.runPython(code)", code)
+
+
+IMPORT_ALL = """
+import importlib, json
+failed = {}
+for name in json.loads(%r):
+    try:
+        importlib.import_module(name)
+    except BaseException as exc:
+        failed[name] = repr(exc)
+json.dumps(failed)
+"""
+
+
+def test_ready_and_every_module_imports_in_pyodide(page, base_url):
+    """O3 + issue 4 item 1: the app reaches ready from local files only, and every
+    module of kosynka/ (and web/) found on disk imports inside Pyodide."""
+    mods = repo_modules()
+    assert "kosynka" in mods or any(m.startswith("kosynka.") for m in mods)
+    page.goto(base_url)
+    wait_ready(page)
+    failed = json.loads(run_py(page, IMPORT_ALL % json.dumps(mods)))
+    assert failed == {}, f"modules that do not import in the browser: {failed}"
+    assert run_py(page, "import sys; sys.version_info[:2] >= (3, 14)")
+    # the runtime really came from our folder (O3)
+    urls = page.context.requests
+    assert any(u.endswith("/web/vendor/pyodide/pyodide.asm.wasm") for u in urls), urls
+    assert any(u.endswith("/web/vendor/pyscript/core.js") for u in urls), urls
+
+
+def test_second_launch_boots_from_memory_snapshot(new_context, base_url):
+    """Issue 5 item 4: first launch boots normally and makes a snapshot in the
+    background; the next launches restore it, with `random` reseeded."""
+    ctx = new_context("phone", boot={"sw": False})
+    first = ctx.new_page()
+    first.goto(base_url)
+    wait_ready(first)
+    assert first.evaluate(f"{HTML}.boot") == "normal"
+    first.wait_for_function(f"['saved', 'failed'].includes({HTML}.snapshot)", timeout=90_000)
+    info = first.evaluate("JSON.stringify(globalThis.kosynkaBootTiming.snapshot)")
+    assert first.evaluate(f"{HTML}.snapshot") == "saved", info
+    first.close()
+
+    draws = []
+    for _ in range(2):
+        page = ctx.new_page()
+        page.goto(base_url)
+        wait_ready(page)
+        assert page.evaluate(f"{HTML}.boot") == "snapshot"
+        # the app's pure modules came in the snapshot, the rest imports normally
+        assert run_py(page, "import sys; 'kosynka.cards' in sys.modules")
+        draws.append(run_py(page, "import random; random.random()"))
+        page.close()
+    assert draws[0] != draws[1], "random state frozen in the snapshot: not reseeded"
+
+
+def test_broken_snapshot_falls_back_to_normal_boot(new_context, base_url):
+    """A stored snapshot that cannot be restored never breaks the start: normal boot."""
+    ctx = new_context("phone", boot={"sw": False})
+    page = ctx.new_page()
+    page.goto(base_url)
+    wait_ready(page)
+    page.evaluate("""async () => {
+        const build = (await import('./web/vendor/build.mjs')).default;
+        const { snapshotKey } = await import('./web/boot/snapshot-store.mjs');
+        const size = 1 << 20;
+        await new Promise((resolve, reject) => {
+            const req = indexedDB.open('kosynka-boot', 1);
+            req.onupgradeneeded = () => req.result.createObjectStore('snapshot');
+            req.onsuccess = () => {
+                const t = req.result.transaction('snapshot', 'readwrite');
+                t.objectStore('snapshot').put({key: snapshotKey(build), size, gzip: false,
+                    data: new Blob([new Uint8Array(size).fill(7)])}, 'current');
+                t.oncomplete = resolve; t.onerror = reject;
+            };
+            req.onerror = reject;
+        });
+    }""")
+    page.close()
+    page = ctx.new_page()
+    page.goto(base_url)
+    wait_ready(page)
+    assert page.evaluate(f"{HTML}.boot") == "normal"
+
+
+def test_served_from_a_sub_path(new_context, server_factory):
+    """Issue 5 item 7: the app works under /kosynka/ (relative URLs throughout)."""
+    srv = server_factory("/kosynka/")
+    ctx = new_context("desktop", origins=[srv.origin], boot={"snapshot": False})
+    page = ctx.new_page()
+    page.goto(srv.url)
+    wait_ready(page)
+    bad = [u for u in ctx.requests if not u.startswith(srv.url)]
+    assert bad == [], f"requests outside the sub-path: {bad}"
+
+
+@pytest.fixture
+def plain_http_server(vendored):
+    """`python -m http.server` on a free port, serving the repo root (O1)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )
+    line = proc.stdout.readline()  # "Serving HTTP on 127.0.0.1 port N (http://...)"
+    try:
+        port = int(line.split(" port ")[1].split()[0])
+    except (IndexError, ValueError):
+        proc.kill()
+        pytest.fail(f"http.server did not start: {line!r}")
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    proc.wait(10)
+
+
+def test_plain_python_http_server(new_context, plain_http_server):
+    """O1: any static server works once vendored: `python -m http.server`."""
+    ctx = new_context("phone", origins=[plain_http_server], boot={"snapshot": False})
+    page = ctx.new_page()
+    page.goto(plain_http_server + "/")
+    wait_ready(page)
