@@ -213,7 +213,7 @@ class Game:
             "rules": self.rules.to_json(),
             "deal": self.start.to_json(),
             "log": " ".join(self.log),
-            "elapsed": round(self.elapsed(), 3),
+            "elapsed": math.floor(self.elapsed() * 1000) / 1000,  # never rounds up past a whole second (S2)
             "assisted": self.assisted,
             "score": self.score,
             "moves": self.moves,

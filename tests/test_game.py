@@ -158,11 +158,15 @@ def test_P1_save_round_trips_exactly():
     assert h.position == g.position                 # undo history survives
 
 
-def test_P1_save_of_a_won_game_keeps_the_score():
-    g = game_of(make(["Kc"], found=(13, 13, 13, 12)))
+@pytest.mark.parametrize("seconds, score", [(0, 1110), (59.9999, 10 + 100 + 508)])
+def test_P1_save_of_a_won_game_keeps_the_score(seconds, score):
+    clock = Clock()
+    g = game_of(make(["Kd", "Kc"], found=(13, 13, 12, 12)), clock)
+    g.play("Kd>F")
+    clock.t += seconds
     g.play("Kc>F")
     h = Game.from_json(g.to_json())
-    assert h.is_won and h.score == g.score == 1110
+    assert h.is_won and h.score == g.score == 10 + score
 
 
 def corrupt(doc: str, **changes) -> str:
