@@ -131,7 +131,7 @@ def _python_sources(root: Path) -> list[tuple[str, Path]]:
     web = root / "web"
     for path in sorted(web.rglob("*.py")) if web.is_dir() else ():
         rel = path.relative_to(root)
-        if rel.parts[1] in ("vendor", "boot") or "__pycache__" in rel.parts:
+        if rel.parts[1] in ("vendor", "boot", "icons") or "__pycache__" in rel.parts:
             continue
         if any(p.startswith(".") for p in rel.parts):
             continue
@@ -212,8 +212,14 @@ def _shell_files(root: Path) -> list[str]:
             "build.json", "build.mjs", "sw-manifest.js",
         ):
             continue
+        if path.suffix == ".py" and rel.parts[1] in ("icons", "boot"):
+            continue  # build-time scripts, not part of the page
         files.append(rel.as_posix())
     return files
+
+
+def _precache(shell: list[str]) -> list[str]:
+    return sorted(set(shell) | {"web/vendor/app.zip", "web/vendor/build.mjs"})
 
 
 def _newest_mtime(paths) -> float:
@@ -243,7 +249,7 @@ def ensure_bundle(root: Path | str | None = None, *, force: bool = False) -> dic
             built = build_json.stat().st_mtime
             if (
                 _newest_mtime(inputs) <= built
-                and record.get("files") == sorted(set(shell) | {"web/vendor/app.zip"})
+                and record.get("files") == _precache(shell)
                 and record.get("modules") == _module_names(sources)
                 and record.get("web_modules") == _module_names(sources, "web")
             ):
@@ -264,10 +270,12 @@ def ensure_bundle(root: Path | str | None = None, *, force: bool = False) -> dic
             zf.writestr(info, data)
     os.replace(tmp, vendor / "app.zip")
 
-    files = sorted(set(shell) | {"web/vendor/app.zip"})
+    files = _precache(shell)
     all_hash = hashlib.sha256()
     for rel in files:
         p = root / rel
+        if rel == "web/vendor/build.mjs":
+            continue  # written below, from this hash
         if rel == "web/vendor/app.zip":
             all_hash.update(b"app.zip\0" + app_hash.hexdigest().encode())
             continue

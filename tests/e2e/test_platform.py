@@ -22,7 +22,7 @@ def repo_modules() -> list[str]:
     for pkg in ("kosynka", "web"):
         for path in sorted((ROOT / pkg).rglob("*.py")):
             rel = path.relative_to(ROOT)
-            if "__pycache__" in rel.parts or rel.parts[1:2] in (("vendor",), ("boot",)):
+            if "__pycache__" in rel.parts or rel.parts[1:2] in (("vendor",), ("boot",), ("icons",)):
                 continue
             parts = list(rel.with_suffix("").parts)
             if parts[-1] == "__init__":
