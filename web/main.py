@@ -1,9 +1,6 @@
-"""Placeholder entry point (platform engineer); the UI engineer replaces it.
+"""Kosynka's PyScript entry point: builds the solo table (see ``web.ui``)."""
 
-Imports the engine and marks the page ready (DOM contract: body[data-state]).
-"""
+from web.ui import App
 
-import kosynka  # noqa: F401
-from pyscript import document
-
-document.body.dataset.state = "ready"
+app = App()
+app.start()

@@ -1,0 +1,95 @@
+"""Helpers for the gameplay e2e tests: drive the table through its DOM contract."""
+
+from __future__ import annotations
+
+from kosynka.cards import SUIT, parse_card
+from kosynka.game import Game
+from kosynka.position import Rules
+
+NO_BOOT_EXTRAS = {"snapshot": False, "sw": False}
+
+
+def open_deal(page, base_url, wait_ready, number: int, draw: int = 1, redeals=None):
+    h = f"#deal={number}&draw={draw}" + ("" if redeals is None else f"&redeals={redeals}")
+    page.goto(base_url + h)
+    wait_ready(page)
+    assert page.evaluate("document.body.dataset.deal") == str(number)
+    return page
+
+
+def table(page) -> dict:
+    """Every pile's cards bottom → top as names ('?' for a face-down card)."""
+    return page.evaluate("""() => {
+        const out = {};
+        for (const p of document.querySelectorAll('[data-pile]')) {
+            out[p.dataset.pile] = [...p.querySelectorAll('.card')].map(
+                c => c.dataset.face === 'up' ? c.dataset.card : '?');
+        }
+        return out;
+    }""")
+
+
+def expected_table(game: Game) -> dict:
+    from kosynka.cards import card_name
+    p = game.position
+    out = {"stock": ["?"] * len(p.stock), "waste": [card_name(c) for c in p.waste]}
+    for k, n in enumerate(p.foundations):
+        out[f"f{k + 1}"] = [card_name(r * 4 + k) for r in range(n)]
+    for i, (col, d) in enumerate(zip(p.columns, p.down)):
+        out[f"t{i + 1}"] = ["?" if j < d else card_name(c) for j, c in enumerate(col)]
+    return out
+
+
+def counter(page, name: str) -> str:
+    return page.text_content(f"#{name}")
+
+
+def wait_moves(page, n: int):
+    page.wait_for_function(f"document.getElementById('moves').textContent === '{n}'")
+
+
+def pile_of(move: str) -> str:
+    card, dest = move.split(">")
+    return f"f{SUIT[parse_card(card)] + 1}" if dest == "F" else f"t{dest}"
+
+
+def tap_card(page, name: str, touch: bool = False):
+    loc = page.locator(f'[data-card="{name}"]')
+    (loc.tap if touch else loc.click)(position={"x": 8, "y": 6})
+
+
+def tap_pile(page, pile: str, touch: bool = False):
+    loc = page.locator(f'[data-pile="{pile}"]')
+    (loc.tap if touch else loc.click)(position={"x": 8, "y": 6})
+
+
+def play_by_taps(page, move: str, touch: bool = False):
+    """One move of the notation, made with taps (C1) or a stock tap (C3)."""
+    if move == "D":
+        tap_pile(page, "stock", touch)
+    else:
+        card = move.split(">")[0]
+        tap_card(page, card, touch)
+        tap_pile(page, pile_of(move), touch)
+
+
+def first_move(number: int, rules: Rules = Rules(), kinds=("col",)) -> str | None:
+    """A card move available at the start of a deal ('col': to a column, 'F')."""
+    g = Game.new(number, rules)
+    for m in g.legal_moves():
+        if m == "D":
+            continue
+        if m.endswith(">F") and "F" in kinds:
+            return m
+        if not m.endswith(">F") and "col" in kinds:
+            return m
+    return None
+
+
+def deal_with_move(kinds=("col",), rules: Rules = Rules(), start: int = 1) -> tuple[int, str]:
+    n = start
+    while True:
+        m = first_move(n, rules, kinds)
+        if m:
+            return n, m
+        n += 1
