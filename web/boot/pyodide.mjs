@@ -33,7 +33,8 @@ random.seed()
 export async function loadPyodide(options = {}) {
   mark("boot_start");
   const key = snapshotKey(build);
-  const useSnapshot = cfg.snapshot !== false;
+  // storage blocked (web/boot/paint.js found out): a snapshot could not be kept
+  const useSnapshot = cfg.snapshot !== false && html.dataset.storage !== "blocked";
   const snap = useSnapshot ? await readSnapshot(key) : null;
   mark("snapshot_read");
   if (snap) {
