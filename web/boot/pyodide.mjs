@@ -30,12 +30,16 @@ importlib.invalidate_caches()
 random.seed()
 `;
 
+// storage blocked (web/boot/paint.js found out): a snapshot could not be kept
+const useSnapshot = cfg.snapshot !== false && html.dataset.storage !== "blocked";
+const key = snapshotKey(build);
+// read it now, while PyScript is still setting up, not when it asks for Pyodide
+const pending = useSnapshot ? readSnapshot(key) : Promise.resolve(null);
+mark("module_loaded");
+
 export async function loadPyodide(options = {}) {
   mark("boot_start");
-  const key = snapshotKey(build);
-  // storage blocked (web/boot/paint.js found out): a snapshot could not be kept
-  const useSnapshot = cfg.snapshot !== false && html.dataset.storage !== "blocked";
-  const snap = useSnapshot ? await readSnapshot(key) : null;
+  const snap = await pending;
   mark("snapshot_read");
   if (snap) {
     try {
