@@ -64,7 +64,7 @@ def geometry(width: float, height: float) -> Geometry:
     total = 7 * cw + 6 * gap
     left = int((width - total) / 2)
     xs = [left + i * (cw + gap) for i in range(7)]
-    top = gap
+    top = max(gap, 7)  # room for a lifted (picked) card
     col_top = top + ch + max(gap * 2, 8)
     fd = max(MIN_FD, round(ch * 0.11))
     fu = max(MIN_FU, round(ch * 0.27))

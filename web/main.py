@@ -3,4 +3,4 @@
 from web.ui import App
 
 app = App()
-app.start()
+await app.start()  # noqa: F704 - PyScript runs this script with top-level await

@@ -146,7 +146,7 @@ class App:
         self._toast_timer = None
 
     # ------------------------------------------------------------ start-up
-    def start(self) -> None:
+    async def start(self) -> None:
         # elements are told apart by a per-page random key, never by the hidden card
         self.keys = random.sample(range(100, 1000), 52)
         self.card_by_key = {}
@@ -181,7 +181,11 @@ class App:
         elif link is not None:
             self.set_game(Game.new(link.number, Rules(link.draw, link.redeals)), daily=link.daily)
         else:
-            self.new_game(confirm=False)
+            rules = self.rules_from_settings()
+            number = self.solver.take_next(rules)
+            if number is None:
+                number = await self.solver.search(solve.random_start(), rules)
+            self.set_game(Game.new(number, rules))
         for b in self.buttons.values():
             b.disabled = False
         self.body.dataset.state = "won" if self.game.is_won else "ready"
@@ -209,6 +213,7 @@ class App:
         on(self.table, "contextmenu", lambda ev: ev.preventDefault())
         on(document.getElementById("panel"), "click", self.on_panel)
         on(self.dialog, "click", self.on_dialog)
+        on(self.dialog, "pointerdown", self.arm_dialog)
         on(window, "resize", lambda ev: self.measure(rerender=True))
         on(window, "storage", self.on_storage)
         on(window, "hashchange", self.on_hashchange)
@@ -249,6 +254,31 @@ class App:
 
     def apply_score_setting(self) -> None:
         self.body.classList.toggle("no-score", not self.settings.score)
+
+    def tr(self, key: str) -> str:
+        return t(self.lang, key)
+
+    def hide_toast(self) -> None:
+        self.toast_el.classList.remove("show")
+
+    def set_working(self, on: bool, action: str = "finish") -> None:
+        self.buttons[action].classList.toggle("working", on)
+        self.update_status()
+
+    def publish_stats(self, **kw) -> None:
+        """Solver figures for tests and benchmarks: ``window.kosynkaSolverStats``."""
+        sl = self.solver.slicer
+        kw.update(longest_slice_ms=round(sl.longest * 1000, 2), slices=sl.slices,
+                  step_s=round(sl.busy_s, 3), n=sl.n)
+        try:
+            old = json.loads(str(js.JSON.stringify(window.kosynkaSolverStats or {})))
+        except Exception:
+            old = {}
+        old.update(kw)
+        window.kosynkaSolverStats = js.JSON.parse(json.dumps(old))
+
+    def deal_ready(self, rules: Rules) -> None:
+        """The background search found the next verified deal (nothing to show)."""
 
     def toast(self, text: str, ms: int = 2600) -> None:
         self.toast_el.textContent = text
@@ -300,8 +330,12 @@ class App:
             self.abandon_current()
             rules = self.rules_from_settings()
             number = self.solver.take_next(rules)
-            self.set_game(Game.new(number, rules))
-            self.solver.prepare_next()
+            if number is not None:
+                self.set_game(Game.new(number, rules))
+                self.solver.prepare_next()
+            else:
+                asyncio.ensure_future(self.search_and_deal(
+                    lambda: self.solver.search(solve.random_start(), rules), rules))
 
         if confirm and self.in_progress():
             self.ask(t(self.lang, "abandon"), go)
@@ -318,15 +352,33 @@ class App:
         else:
             go()
 
+    async def search_and_deal(self, search, rules: Rules, daily: str | None = None) -> None:
+        """Deal once a verified deal is found (sliced search; the page stays live)."""
+        self.busy = True
+        self.deselect()
+        self.set_working(True, "new")
+        self.toast(self.tr("looking"), 60_000)
+        self.solver.stop_preparing()
+        try:
+            number = await search()
+        finally:
+            self.busy = False
+            self.set_working(False, "new")
+            self.hide_toast()
+        if number is not None:
+            self.set_game(Game.new(number, rules), daily=daily)
+            if daily:
+                self.toast(self.tr("daily") + f" {daily}")
+        self.solver.prepare_next()
+
     def daily_game(self) -> None:
         date = today_iso()
         rules = self.rules_from_settings()
 
         def go():
             self.abandon_current()
-            number = self.solver.daily_number(date, rules)
-            self.set_game(Game.new(number, rules), daily=date)
-            self.toast(t(self.lang, "daily"))
+            asyncio.ensure_future(self.search_and_deal(
+                lambda: self.solver.daily_number(date, rules), rules, daily=date))
 
         if self.in_progress():
             self.ask(t(self.lang, "abandon"), go)
@@ -454,8 +506,12 @@ class App:
                     if anim and old is not None:
                         flipped.append(el)
                 else:
+                    # a card turned back down (redeal) shows nothing, not even in the DOM
                     el.removeAttribute("data-card")
                     el.dataset.face = "down"
+                    if c in self.built:
+                        el.innerHTML = ""
+                        self.built.discard(c)
         for name in ("stock", "waste", *[f"f{i}" for i in range(1, 5)], *[f"t{i}" for i in range(1, 8)]):
             pile = self.piles[name]
             if pile.childElementCount:
@@ -498,6 +554,8 @@ class App:
 
     def update_status(self) -> None:
         g = self.game
+        if g is None:
+            return
         document.getElementById("moves").textContent = str(g.moves)
         document.getElementById("score").textContent = str(g.score)
         self.tick()
@@ -791,6 +849,8 @@ class App:
             self.solver.cancel_finish()
             self.toast(t(self.lang, "gave_up"))
             return
+        if self.busy:
+            return
         if g.auto_finish_available:
             asyncio.ensure_future(self.run_line(g.finish_moves(), assisted=False))
         else:
@@ -825,7 +885,14 @@ class App:
                     self.on_won()
 
     # ------------------------------------------------------------ dialogs
+    def arm_dialog(self, ev) -> None:
+        self._dialog_armed = True
+
     def open_dialog(self, kind: str, html: str) -> None:
+        # a tap that opened the dialog (e.g. the winning move) is followed by the
+        # browser's click at the same spot: only clicks whose press began inside
+        # the open dialog (or keyboard clicks) count
+        self._dialog_armed = False
         self.dialog_kind = kind
         self.sheet.innerHTML = html
         self.dialog.hidden = False
@@ -852,6 +919,8 @@ class App:
         self.on_cancel = on_no
 
     def on_dialog(self, ev) -> None:
+        if not getattr(self, "_dialog_armed", False) and int(ev.detail or 0) != 0:
+            return
         target = ev.target
         if str(target.id) == "dialog":
             if self.dialog_kind != "confirm":
@@ -966,9 +1035,10 @@ class App:
             f"<div class='row'><span>{escape(t(L, 'score_setting'))}</span>{score}</div>"
             f"<div class='row'><span>{escape(t(L, 'language'))}</span>{lang}</div>"
             f"<div class='row'><button type='button' data-action='daily'>{escape(t(L, 'daily'))}</button></div>"
-            f"<p>{escape(t(L, 'share'))}</p><div class='row'><input type='text' id='share-url' readonly value='{escape(url)}'>"
-            f"<button type='button' data-action='copy'>⧉</button></div>"
-            + self.records_html() +
+            f"<p>{escape(t(L, 'share'))}</p><div class='row share'><input type='text' id='share-url' readonly value='{escape(url)}'>"
+            f"<button type='button' data-action='copy'>{escape(t(L, 'copy'))}</button></div>"
+            f"<details><summary>{escape(t(L, 'records'))} · {escape(t(L, 'stats'))}</summary>"
+            + self.records_html() + "</details>" +
             f"<div class='buttons'><button type='button' data-action='close'>{escape(t(L, 'close'))}</button></div>"))
 
     def change_setting(self, name: str, value: str) -> None:
@@ -985,6 +1055,8 @@ class App:
             self.lang = value
             self.relabel()
         self.store.save_settings(s)
+        if name in ("draw", "redeals"):
+            self.solver.prepare_next()
         self.show_settings()
 
     def settings_closed(self) -> None:
