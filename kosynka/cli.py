@@ -1,6 +1,6 @@
 """``python -m kosynka …`` — the command line.
 
-Subcommands: ``deal``, ``replay``, ``bench``, ``serve`` (see ``--help``). Bad
+Subcommands: ``deal``, ``replay``, ``bench``, ``solve``, ``serve`` (see ``--help``). Bad
 input — a wrong argument, an unreadable or malformed file — prints one line on
 stderr and exits 2, never a traceback. ``replay`` exits 1 at the first illegal
 move, naming it and the rule that forbids it.
@@ -180,6 +180,39 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return bench_main(args)
 
 
+def cmd_solve(args: argparse.Namespace) -> int:
+    """``solve [FILE|-]``: decide a deal JSON or a saved game (``"kosynka": "game"``)
+    with the solver and print ``{"result", "moves", "states", "seconds"}`` (F2)."""
+    from .game import SaveError
+    from .solver import Solver
+    data = read_json(args.file)
+    if not isinstance(data, dict):
+        raise UsageError(f"{args.file}: expected a deal JSON object or a saved game")
+    if args.max_states is not None and args.max_states < 1:
+        raise UsageError("--max-states must be at least 1")
+    if args.max_seconds is not None and not args.max_seconds > 0:
+        raise UsageError("--max-seconds must be positive")
+    if data.get("kosynka") == "game":
+        try:
+            position = Game.from_json(json.dumps(data)).position
+        except SaveError as e:
+            raise UsageError(f"{args.file}: {e}") from None
+        rules = position.rules
+        if (args.draw is not None and args.draw != rules.draw) or (
+                hasattr(args, "redeals") and args.redeals != rules.redeals):
+            raise UsageError(f"{args.file}: the saved game is played under {rules.name}; "
+                             "--draw/--redeals cannot change it")
+    else:
+        rules = rules_from(args, data)
+        try:
+            position = Position.from_json(data, rules)
+        except InvalidPositionError as e:
+            raise UsageError(f"{args.file}: {e}") from None
+    res = Solver(position, max_states=args.max_states, max_seconds=args.max_seconds).run()
+    print(json.dumps(res.to_json()))
+    return 0
+
+
 def cmd_serve(argv: list[str]) -> int:
     from . import serve
     return serve.main(argv)
@@ -208,8 +241,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--deals", type=int, default=100, help="solver: deals 0…N-1")
     p.add_argument("--max-seconds", type=float, default=10.0, help="solver: budget per deal")
     p.add_argument("--max-states", type=int, default=None, help="solver: state budget per deal")
+    p.add_argument("--jobs", type=int, default=1, help="solver: worker processes (default 1)")
+    p.add_argument("--json", action="store_true", help="solver: also print the figures as JSON")
+    p.add_argument("--verbose", action="store_true", help="solver: one JSON line per deal on stderr")
     add_rules_arguments(p)
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("solve", help="decide a deal or a saved game with the solver (F2)")
+    p.add_argument("file", nargs="?", default="-",
+                   help="deal JSON or saved-game JSON (- for stdin, the default)")
+    p.add_argument("--max-states", type=int, default=None, help="state budget (default none)")
+    p.add_argument("--max-seconds", type=float, default=60.0, help="time budget (default 60)")
+    add_rules_arguments(p)
+    p.set_defaults(func=cmd_solve)
 
     sub.add_parser("serve", help="serve the app at http://127.0.0.1:8000/ (--port N)",
                    add_help=False)

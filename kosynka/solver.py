@@ -98,6 +98,7 @@ Soundness — pruning rules (each switchable)
 
 from __future__ import annotations
 
+import heapq
 import time
 from dataclasses import dataclass, field
 
@@ -113,8 +114,11 @@ ALL_PRUNING = frozenset({"safe", "symmetry", "pointer", "redeals"})
 VERIFY_STATES = 20000
 """Default state budget for a verified deal (deterministic everywhere)."""
 
+_FDB = bytes(range(64, 128))
 _FD = 64                      # face-down flag added to a card in a column
 _PAR = tuple(PARENTS) + tuple(() for _ in range(128 - 52))   # face-down: none
+_EMPTY: list = []
+_KIDS = tuple(tuple(c for c in range(52) if q in PARENTS[c]) for q in range(52))
 _SIB = (3, 2, 1, 0)           # the other suit of the same colour
 _OPP = ((1, 2), (0, 3), (0, 3), (1, 2))
 
@@ -232,8 +236,19 @@ def _talon_reach(n: int, p: int, draw: int, can_redeal: bool):
 class Solver:
     """Sliced search; see the module docstring."""
 
+    SCORES = (900, 950, 150, 600, 10, 400, 20, 300, 50, 500, -20)
+    """Move-ordering scores (a heuristic; any values are sound): to foundation,
+    to foundation revealing (+ cards below), emptying a column, revealing
+    (+ per card below), a partial run freeing a card for its foundation, a
+    partial run, talon card, its penalty when a redeal is needed, talon card to
+    a foundation (added), a talon King to an empty column (added)."""
+
     def __init__(self, position: Position, max_states: int | None = None,
-                 max_seconds: float | None = None, prune=ALL_PRUNING) -> None:
+                 max_seconds: float | None = None, prune=ALL_PRUNING,
+                 strategy: str = "dfs", weights=(3, 1, 0), scores=None) -> None:
+        self.scores = scores or self.SCORES
+        self.strategy = strategy
+        self._wd, self._wf, self._wt = weights
         self.position = position.copy()
         self.rules = position.rules
         self.draw = position.rules.draw
@@ -272,7 +287,13 @@ class Solver:
         self._seen.add(self._key(state))
         self.states = 1
         if sum(state[3]) == 52:
-            self._won([])
+            self._won(list(self._root_autos))
+            return
+        self._root = state
+        if self.strategy == "best":
+            k = self._key(state)
+            self._parents = {k: None}
+            self._heap = [(0, 0, state, k)]
             return
         self._stack.append([state, self._moves(state), 0, None])
 
@@ -282,50 +303,51 @@ class Solver:
         if not self._safe_on:
             return state, []
         cols, talon, p, found, r = state
-        done = []
-        changed = True
-        cols_l = None
-        while changed:
-            changed = False
-            for i in range(7):
-                col = (cols_l or cols)[i]
-                if col:
-                    c = col[-1]
-                    if _safe(c, found):
-                        if cols_l is None:
-                            cols_l = list(cols)
+        done = None
+        while True:
+            # the (at most 4) cards the foundations take next that are safe
+            f0, f1, f2, f3 = found
+            m = False
+            for s, k in ((0, f0), (1, f1), (2, f2), (3, f3)):
+                if k == 13:
+                    continue
+                if s == 0 or s == 3:
+                    ok = f1 >= k and f2 >= k and (f3 if s == 0 else f0) >= k - 1
+                else:
+                    ok = f0 >= k and f3 >= k and (f2 if s == 1 else f1) >= k - 1
+                if not ok:
+                    continue
+                c = k * 4 + s
+                for i in range(7):
+                    col = cols[i]
+                    if col and col[-1] == c:
                         rest = col[:-1]
                         if rest and rest[-1] >= _FD:
                             rest = rest[:-1] + bytes((rest[-1] - _FD,))
-                        cols_l[i] = rest
-                        f = list(found)
-                        f[c & 3] += 1
-                        found = tuple(f)
-                        done.append((0, i, 1, -1))
-                        changed = True
-            if self._auto_talon:
-                for i in range(len(talon)):
-                    c = talon[i]
-                    if _safe(c, found):
-                        done.append((1, i, -1, False))
-                        talon = talon[:i] + talon[i + 1:]
-                        p = i
-                        f = list(found)
-                        f[c & 3] += 1
-                        found = tuple(f)
-                        changed = True
+                        cols = cols[:i] + (rest,) + cols[i + 1:]
+                        mv = (0, i, 1, -1)
                         break
-            elif self.draw == 1 and p > 0 and _safe(talon[p - 1], found):
-                c = talon[p - 1]
-                done.append((1, p - 1, -1, False))
-                talon = talon[:p - 1] + talon[p:]
-                p -= 1
+                else:
+                    if c not in talon:
+                        continue
+                    i = talon.index(c)
+                    if not (self._auto_talon or (self.draw == 1 and i == p - 1)):
+                        continue
+                    talon = talon[:i] + talon[i + 1:]
+                    p = i
+                    mv = (1, i, -1, False)
+                if done is None:
+                    done = []
+                done.append(mv)
                 f = list(found)
-                f[c & 3] += 1
+                f[s] += 1
                 found = tuple(f)
-                changed = True
-        if cols_l is not None:
-            cols = tuple(cols_l)
+                m = True
+                break
+            if not m:
+                break
+        if done is None:
+            return state, _EMPTY
         return (cols, talon, p, found, r), done
 
     def _reach(self, talon, p, r):
@@ -333,7 +355,7 @@ class Solver:
         k = (len(talon), p, can)
         v = self._reach_cache.get(k)
         if v is None:
-            v = self._reach_cache[k] = _talon_reach(len(talon), p, self.draw, can)
+            v = self._reach_cache[k] = dict(_talon_reach(len(talon), p, self.draw, can))
         return v
 
     def _moves(self, state):
@@ -342,6 +364,7 @@ class Solver:
         ``(2, suit, dst)`` foundation → column. Ordering is a heuristic only
         (it never removes a move)."""
         cols, talon, p, found, r = state
+        S_F, S_FR, S_E, S_R, S_RJ, S_PF, S_P, S_T, S_TR, S_TF, S_TK = self.scores
         scored = []
         add = scored.append
         tops = {}
@@ -362,49 +385,68 @@ class Solver:
             j = n - 1
             card = col[j]
             if found[card & 3] == card >> 2:
-                # to foundation; reveals?
-                sc = 900
+                sc = S_F
                 if j > 0 and col[j - 1] >= _FD:
-                    sc = 950 + j
+                    sc = S_FR + j
                 add((sc, (0, i, 1, -1)))
             while True:
                 par = _PAR[card]
-                below = col[j - 1] if j else None
                 if j == 0:
-                    base = 150                      # empties the column
-                elif below >= _FD:
-                    base = 600 + 10 * j             # reveals a card
+                    below = -1
+                    base = S_E                      # empties the column
                 else:
-                    base = 20                       # partial run
-                    if found[below & 3] == below >> 2:
-                        base = 400
+                    below = col[j - 1]
+                    if below >= _FD:
+                        base = S_R + S_RJ * j       # reveals a card
+                    elif found[below & 3] == below >> 2:
+                        base = S_PF                 # frees a card for its foundation
+                    else:
+                        base = S_P                  # partial run
                 for q in par:
                     d = get(q)
                     if d is not None:
                         add((base, (0, i, n - j, d)))
-                if card >= 48 and empty >= 0 and (j or not sym):
+                if card >= 48 and empty >= 0:
                     if j:
                         add((base + 5, (0, i, n - j, empty)))
                     elif not sym:
                         add((0, (0, i, n - j, empty)))
-                if j == 0:
-                    break
-                if below not in par:
+                if j == 0 or below not in par:
                     break
                 j -= 1
                 card = below
         if talon:
-            for i, red in self._reach(talon, p, r):
-                card = talon[i]
-                sc = 300 - (50 if red else 0)
-                if found[card & 3] == card >> 2:
-                    add((sc + 500, (1, i, -1, red)))
-                for q in _PAR[card]:
-                    d = get(q)
-                    if d is not None:
-                        add((sc, (1, i, d, red)))
-                if card >= 48 and empty >= 0:
-                    add((sc - 20, (1, i, empty, red)))
+            if self.draw == 1 and (self.limit is None or r < self.limit):
+                reach = None                        # every talon card
+            else:
+                reach = self._reach(talon, p, r)
+            cands = []
+            for s in range(4):
+                k = found[s]
+                if k < 13:
+                    cands.append((k * 4 + s, -1))
+            for q, d in tops.items():
+                for c in _KIDS[q]:
+                    cands.append((c, d))
+            if empty >= 0:
+                for c in (48, 49, 50, 51):
+                    cands.append((c, empty))
+            for c, d in cands:
+                if c not in talon:
+                    continue
+                i = talon.index(c)
+                if reach is None:
+                    red = self.limit is not None and i < p - 1
+                else:
+                    red = reach.get(i)
+                    if red is None:
+                        continue
+                sc = S_T - S_TR if red else S_T
+                if d < 0:
+                    sc += S_TF
+                elif c >= 48:
+                    sc += S_TK
+                add((sc, (1, i, d, red)))
         safe_on = self._safe_on
         for s in range(4):
             k = found[s]
@@ -472,6 +514,8 @@ class Solver:
         :class:`SolveResult`."""
         if self.result is not None:
             return self.result
+        if self.strategy == "best":
+            return self._step_best(n)
         t0 = time.perf_counter()
         stack = self._stack
         seen = self._seen
@@ -524,6 +568,72 @@ class Solver:
             return self.result
         return None
 
+    def _h(self, st) -> int:
+        """Best-first priority (lower first): a heuristic only."""
+        cols, talon, p, found, r = st
+        allc = b"".join(cols)
+        down = len(allc) - len(allc.translate(None, _FDB))
+        return self._wd * down + self._wf * (52 - found[0] - found[1] - found[2] - found[3]) + self._wt * len(talon)
+
+    def _step_best(self, n: int):
+        t0 = time.perf_counter()
+        heap = self._heap
+        parents = self._parents
+        key = self._key
+        apply = self._apply
+        autos = self._autos
+        moves = self._moves
+        hfun = self._h
+        push = heapq.heappush
+        pop = heapq.heappop
+        max_states = self.max_states
+        max_seconds = self.max_seconds
+        budget = n
+        check = 0
+        while budget > 0:
+            if not heap:
+                self.seconds += time.perf_counter() - t0
+                self.result = SolveResult("lost", [], self.states, self.seconds)
+                self._parents = {}
+                return self.result
+            _, _, st, k = pop(heap)
+            for m in moves(st):
+                st2, done = autos(apply(st, m))
+                k2 = key(st2)
+                if k2 in parents:
+                    continue
+                parents[k2] = (k, m, done)
+                self.states += 1
+                budget -= 1
+                if sum(st2[3]) == 52:
+                    self.seconds += time.perf_counter() - t0
+                    path = []
+                    while True:
+                        link = parents[k2]
+                        if link is None:
+                            break
+                        k2, m2, done2 = link
+                        path.append((m2, done2))
+                    self._parents = {}
+                    self._heap = []
+                    return self._won(self._shorten(self._root, path[::-1]))
+                push(heap, (hfun(st2), -self.states, st2, k2))
+            if max_states is not None and self.states >= max_states:
+                break
+            check += 1
+            if max_seconds is not None and check >= 16:
+                check = 0
+                if self.seconds + time.perf_counter() - t0 >= max_seconds:
+                    break
+        self.seconds += time.perf_counter() - t0
+        if ((max_states is not None and self.states >= max_states)
+                or (max_seconds is not None and self.seconds >= max_seconds)):
+            self.result = SolveResult("unknown", [], self.states, self.seconds)
+            self._heap = []
+            self._parents = {}
+            return self.result
+        return None
+
     def run(self) -> SolveResult:
         """Search to the end (or the budget)."""
         while True:
@@ -532,14 +642,43 @@ class Solver:
                 return res
 
     def _won_from_stack(self) -> SolveResult:
-        path = list(self._root_autos)
-        for frame in self._stack[1:]:
-            m, done = frame[3]
-            path.append(m)
-            path.extend(done)
+        root = self._stack[0][0]
+        steps = [frame[3] for frame in self._stack[1:]]
         self._stack = []
         self._seen = set()
-        return self._won(path)
+        return self._won(self._shorten(root, steps))
+
+    def _shorten(self, root, steps):
+        """The internal moves of a winning line, with detours cut: from each
+        state of the line, jump to the latest later state of the line that one
+        move reaches (depth-first search wanders; this is cosmetic and sound,
+        since every jump is a legal move to a state of the winning line)."""
+        states = [root]
+        for m, done in steps:
+            states.append(self._autos(self._apply(states[-1], m))[0])
+        kp, kr = self._key_p, self._key_r
+
+        def exact(st):                      # columns in place: no symmetry here
+            return (st[0], st[1], st[2] if kp else 0, st[4] if kr else 0)
+
+        last = {}
+        for i, st in enumerate(states):
+            last[exact(st)] = i
+        path = list(self._root_autos)
+        i = 0
+        n = len(states) - 1
+        while i < n:
+            best, bm, bd = i + 1, steps[i][0], steps[i][1]
+            if i + 1 < n:
+                for m in self._moves(states[i]):
+                    st2, done = self._autos(self._apply(states[i], m))
+                    j = last.get(exact(st2), -1)
+                    if j > best:
+                        best, bm, bd = j, m, done
+            path.append(bm)
+            path.extend(bd)
+            i = best
+        return path
 
     def _won(self, path) -> SolveResult:
         moves = _notation(self.position, path)
@@ -584,9 +723,9 @@ def _notation(position: Position, path) -> list[str]:
 
 
 def solve(position: Position, max_states: int | None = None,
-          max_seconds: float | None = None, prune=ALL_PRUNING) -> SolveResult:
+          max_seconds: float | None = None, prune=ALL_PRUNING, **kw) -> SolveResult:
     """Decide ``position`` under ``position.rules``; see the module docstring."""
-    return Solver(position, max_states, max_seconds, prune).run()
+    return Solver(position, max_states, max_seconds, prune, **kw).run()
 
 
 class VerifiedDealSearch:
@@ -626,3 +765,20 @@ def verified_deal(start: int, rules: Rules = Rules(),
         res = search.step(1 << 20)
         if res is not None:
             return res
+
+
+def verified_deal_json(start: int, rules: Rules = Rules(),
+                       max_states: int = VERIFY_STATES) -> dict:
+    """``python -m kosynka deal N --verified``: the deal JSON of the first
+    verified deal at or after ``start``, with ``"number"`` and ``"solution"``."""
+    from .cli import deal_json
+    number, res = verified_deal(start, rules, max_states)
+    data = deal_json(Position.deal(number, rules), number)
+    data["solution"] = res.moves
+    return data
+
+
+def bench_main(args) -> int:
+    """``python -m kosynka bench solver``; see :mod:`kosynka.solver_bench`."""
+    from .solver_bench import bench_main as main
+    return main(args)
