@@ -90,6 +90,27 @@ def test_offline_after_one_visit(new_context, server_factory):
         for key in ("number", "log", "position"):
             assert now[key] == before[key], f"the saved game did not continue ({key})"
         assert before["log"], "no move was made before going offline"
+
+    # New deal works offline and deals a verified deal (V1, O2)
+    from kosynka.position import Position, Rules
+    from kosynka.solver import VERIFY_STATES, solve
+
+    old_deal = page.evaluate("document.body.dataset.deal")
+    page.locator("#panel [data-action=new]").click()
+    confirm = page.locator("[data-action=confirm]")
+    page.wait_for_function(
+        "d => document.body.dataset.deal !== d || !!document.querySelector('[data-action=confirm]')",
+        arg=old_deal)
+    if confirm.count():
+        confirm.click()
+    page.wait_for_function("d => document.body.dataset.deal !== d", arg=old_deal, timeout=60_000)
+    deal = int(page.evaluate("document.body.dataset.deal"))
+    assert solve(Position.deal(deal, Rules()), max_states=VERIFY_STATES).result == "won"
+    # settings open offline
+    page.locator("#panel [data-action=settings]").click()
+    page.wait_for_function("!document.getElementById('dialog').hidden")
+    assert failed == [], f"requests that failed offline: {failed}"
+
     # the deal link form (query string) also opens offline
     page2 = ctx.new_page()
     page2.goto(srv.url + "index.html?from=offline")

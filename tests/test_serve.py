@@ -1,0 +1,110 @@
+"""kosynka/serve.py without a browser: the bundle holds every module on disk, is
+deterministic, the server serves a sub-path, and `python3 -m kosynka serve` fails
+in one line with exit status 2 on bad input (issue 4 items 1-2, O1)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from kosynka import serve
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _app_copy(tmp: Path) -> Path:
+    for name in ("package.json", "package-lock.json", "index.html", "pyscript.toml",
+                 "manifest.webmanifest"):
+        shutil.copy2(ROOT / name, tmp / name)
+    shutil.copytree(ROOT / "kosynka", tmp / "kosynka", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "web", tmp / "web",
+                    ignore=shutil.ignore_patterns("__pycache__", "vendor"))
+    return tmp
+
+
+def test_bundle_has_every_module_and_follows_the_disk(tmp_path):
+    app = _app_copy(tmp_path)
+    rec = serve.ensure_bundle(app, force=True)
+    names = set(zipfile.ZipFile(app / "web/vendor/app.zip").namelist())
+    on_disk = {p.relative_to(app).as_posix() for p in (app / "kosynka").rglob("*.py")}
+    assert on_disk and on_disk <= names
+    assert "web/__init__.py" in names or not (app / "web/__init__.py").exists()
+    assert "kosynka.serve" not in rec["snapshot_modules"]
+    assert all(not m.endswith(".main") for m in rec["snapshot_modules"])
+    # a new module appears in the bundle and changes the versions, no list to edit
+    (app / "kosynka" / "zz_new_module.py").write_text("X = 1\n")
+    rec2 = serve.ensure_bundle(app)
+    assert "kosynka/zz_new_module.py" in zipfile.ZipFile(app / "web/vendor/app.zip").namelist()
+    assert "kosynka.zz_new_module" in rec2["modules"]
+    assert rec2["app"] != rec["app"] and rec2["version"] != rec["version"]
+
+
+def test_bundle_is_deterministic(tmp_path):
+    app = _app_copy(tmp_path)
+    a = serve.ensure_bundle(app, force=True)
+    first = (app / "web/vendor/app.zip").read_bytes()
+    b = serve.ensure_bundle(app, force=True)
+    assert (app / "web/vendor/app.zip").read_bytes() == first
+    assert a == b
+    sw = (app / "web/vendor/sw-manifest.js").read_text()
+    assert json.dumps(a["version"]) in sw
+
+
+def test_snapshot_modules_exclude_browser_imports(tmp_path):
+    app = _app_copy(tmp_path)
+    (app / "web" / "zz_dom.py").write_text("import js\n")
+    (app / "web" / "zz_uses_dom.py").write_text("from . import zz_dom\n")
+    (app / "web" / "zz_pure.py").write_text("import json\n")
+    rec = serve.ensure_bundle(app, force=True)
+    assert "web.zz_pure" in rec["snapshot_modules"]
+    assert "web.zz_dom" not in rec["snapshot_modules"]
+    assert "web.zz_uses_dom" not in rec["snapshot_modules"]
+
+
+def test_server_serves_a_sub_path(tmp_path):
+    app = _app_copy(tmp_path)
+    serve.ensure_bundle(app, force=True)
+    srv = serve.make_server(app, 0, prefix="/kosynka/")
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        base = f"http://127.0.0.1:{srv.server_address[1]}"
+        with urllib.request.urlopen(base + "/kosynka/manifest.webmanifest") as r:
+            assert json.load(r)["start_url"] == "./"
+            assert "manifest" in r.headers["Content-Type"]
+        with pytest.raises(urllib.error.HTTPError):
+            urllib.request.urlopen(base + "/manifest.webmanifest")
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+def _serve(*args):
+    return subprocess.run([sys.executable, "-m", "kosynka", "serve", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("args", [["--port", "x"], ["--port", "70000"], ["--bogus"]])
+def test_bad_arguments_one_line_exit_2(args):
+    r = _serve(*args)
+    assert r.returncode == 2
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+
+
+def test_port_in_use_one_line_exit_2():
+    if not (ROOT / "node_modules" / "pyodide").is_dir() and shutil.which("npm") is None:
+        pytest.skip("runtime not vendored and npm missing")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        r = _serve("--port", str(s.getsockname()[1]))
+    assert r.returncode == 2
+    assert len(r.stderr.strip().splitlines()) == 1 and "in use" in r.stderr
