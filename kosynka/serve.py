@@ -155,10 +155,25 @@ def _module_names(sources: list[tuple[str, Path]], package: str = "kosynka") -> 
 _BROWSER_ONLY = ("js", "pyscript", "pyodide", "_pyscript", "polyscript")
 
 
+def _module_level(tree):
+    """The nodes run at import time: everything but function bodies (a lazy import
+    inside a function does not happen when the module is imported)."""
+    import ast
+
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                todo.append(child)
+
+
 def _snapshot_modules(sources: list[tuple[str, Path]]) -> list[str]:
     """Modules that are safe to import in the snapshot worker: pure Python, no
-    browser import (``js``, ``pyscript``, ``pyodide``) directly or through another
-    module of ours, and not command-line/server side (``SNAPSHOT_SKIP``)."""
+    browser import (``js``, ``pyscript``, ``pyodide``) at import time, directly or
+    through another module of ours, and not command-line/server side
+    (``SNAPSHOT_SKIP``). Imports inside functions do not count."""
     import ast
 
     deps: dict[str, set[str]] = {}
@@ -172,7 +187,7 @@ def _snapshot_modules(sources: list[tuple[str, Path]]) -> list[str]:
             bad.add(name)
             continue
         found: set[str] = set()
-        for node in ast.walk(tree):
+        for node in _module_level(tree):
             if isinstance(node, ast.Import):
                 found.update(a.name for a in node.names)
             elif isinstance(node, ast.ImportFrom):
