@@ -68,7 +68,7 @@ def geometry(width: float, height: float) -> Geometry:
     col_top = top + ch + max(gap * 2, 8)
     fd = max(MIN_FD, round(ch * 0.11))
     fu = max(MIN_FU, round(ch * 0.27))
-    fan = round(cw * 0.3)
+    fan = round(cw * 0.48)
     return Geometry(width, height, cw, ch, gap, fd, fu, fan, top, col_top, xs)
 
 

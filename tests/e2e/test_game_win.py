@@ -200,3 +200,16 @@ def test_screenshots(new_context, base_url, wait_ready, kind, size):
     page.screenshot(path=f"/tmp/kosynka-{size}-play.png")
     page.click("[data-action=settings]")
     page.screenshot(path=f"/tmp/kosynka-{size}-settings.png")
+
+
+def test_finish_F2_says_plainly_when_there_is_no_path(new_context, base_url, wait_ready):
+    """Deal 340 (draw 1) has no path to victory (the solver proves it in ~450 states)."""
+    page = make_page(new_context, "phone")
+    open_deal(page, base_url, wait_ready, 340)
+    page.click("[data-action=finish]")
+    page.wait_for_function("document.getElementById('toast').textContent.includes('no path')")
+    assert page.locator("#toast.show").count() == 1
+    assert counter(page, "moves") == "0"
+    assert page.evaluate("document.body.dataset.state") == "ready"
+    assert page.evaluate("window.kosynkaSolverStats.finish_result") == "lost"
+    assert not page.errors
