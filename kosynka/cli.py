@@ -13,7 +13,6 @@ import json
 import sys
 import time
 
-from .cards import card_name
 from .game import Game
 from .position import IllegalMoveError, InvalidMoveError, InvalidPositionError, Position, Rules
 from .deals import MAX_DEAL

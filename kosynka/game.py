@@ -30,9 +30,9 @@ import math
 import time
 from typing import Callable
 
-from .cards import card_name, parse_card, InvalidCardError
+from .cards import InvalidCardError
 from .deals import check_number
-from .position import (DRAW, FOUNDATION, STOCK, WASTE, IllegalMoveError, InvalidMoveError,
+from .position import (FOUNDATION, STOCK, WASTE, IllegalMoveError, InvalidMoveError,
                        InvalidPositionError, Move, Position, Rules)
 
 __all__ = ["Game", "SaveError", "SAVE_VERSION", "win_bonus"]

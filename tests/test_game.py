@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from kosynka import Game, IllegalMoveError, Position, Rules, SaveError, parse_card
+from kosynka import Game, IllegalMoveError, Rules, SaveError, parse_card
 from kosynka.game import win_bonus
 
 from helpers import make

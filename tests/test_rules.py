@@ -2,7 +2,6 @@
 import pytest
 
 from kosynka import parse_card, IllegalMoveError, InvalidMoveError, InvalidPositionError, Position, Rules
-from kosynka.position import DRAW
 
 from helpers import make, names
 
