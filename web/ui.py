@@ -27,10 +27,13 @@ Input decisions (user-visible):
 - Hints (C4) start off each time the page opens; while on, every legal destination
   of the picked card is outlined in red.
 - Finish: glows once F1 applies and plays the rest card by card. Before that it asks
-  the solver (F2), which searches in slices of a few ms so the page stays live, and
-  then plays its line move by move; the win is marked assisted and sets no record.
-  If the solver proves there is no path, or gives up within its budget, the page
-  says so plainly.
+  the solver (F2; in the solver worker, or in short slices on the page, see
+  ``web.solve``) and then plays its line move by move; the win is marked assisted
+  and sets no record. If the solver proves there is no path, or gives up within its
+  budget, the page says so plainly. Pressing Finish again while it thinks stops it.
+- Animation: FLIP keyed on the card — measure, move, invert with a transform, and
+  let the transform glide to nothing on the next frame (180 ms); a card turning up
+  flips (``scale``). ``prefers-reduced-motion`` turns all of it off.
 - New deal and Restart ask for confirmation when the game in progress has moves; a
   changed variant applies from the next deal (at once if no move was made yet).
 - The clock pauses while the page is hidden; the game is saved after every action
@@ -137,6 +140,8 @@ class App:
         self.geom: layout.Geometry | None = None
         self.reduced = bool(window.matchMedia("(prefers-reduced-motion: reduce)").matches)
         self.flying: list = []
+        self._to_play: list = []
+        self._play_pending = False
         self.dialog_kind: str | None = None
         self.on_confirm = None
         self.on_cancel = None
@@ -195,6 +200,7 @@ class App:
         tick = create_proxy(lambda *a: self.tick())
         self._proxies.append(tick)
         window.setInterval(tick, 500)
+        self.solver.start_worker()
         self.solver.prepare_next()
 
     def bind(self) -> None:
@@ -222,6 +228,8 @@ class App:
         on(document, "keydown", self.on_key)
         self._raf_proxy = create_proxy(self.on_frame)
         self._cleanup_proxy = create_proxy(lambda *a: self.cleanup_anim())
+        self._play_proxy = create_proxy(self.play_anim)
+        self._proxies.append(self._play_proxy)
         self._toast_proxy = create_proxy(lambda *a: self.toast_el.classList.remove("show"))
         self._proxies += [self._raf_proxy, self._cleanup_proxy, self._toast_proxy]
 
@@ -534,18 +542,26 @@ class App:
                 else:
                     el.style.transition = ""
             for el in flipped:
-                el.classList.remove("flip")
-            self.table.offsetWidth  # one reflow: the inverted positions are the start
-            for el in moved:
-                el.style.transition = ""
-                el.style.transform = ""
-            for el in flipped:
                 el.classList.add("flip")
+            # play on the next frame: the inverted positions are painted first, and
+            # no third forced layout is needed
+            self._to_play += moved
+            if not self._play_pending:
+                self._play_pending = True
+                window.requestAnimationFrame(self._play_proxy)
             self.flying += moved + flipped
-            window.setTimeout(self._cleanup_proxy, 260)
+            window.setTimeout(self._cleanup_proxy, 300)
         else:
             for c in before:
                 self.els[c].style.transition = ""
+
+    def play_anim(self, *args) -> None:
+        """FLIP's last step: let the moved cards glide from where they were."""
+        self._play_pending = False
+        for el in self._to_play:
+            el.style.transition = ""
+            el.style.transform = ""
+        self._to_play = []
 
     def cleanup_anim(self) -> None:
         for el in self.flying:
@@ -867,13 +883,20 @@ class App:
                     return
                 if assisted and not game.auto_finish_available:
                     game.assisted = True
+                t0 = time.perf_counter()
                 try:
                     game.play(move)
                 except (IllegalMoveError, InvalidMoveError):
                     break
+                t1 = time.perf_counter()
                 self.save()
+                t2 = time.perf_counter()
                 self.render(animate=True)
+                t3 = time.perf_counter()
                 self.update_status()
+                t4 = time.perf_counter()
+                prof = getattr(self, "_prof", [0, 0, 0, 0])
+                self._prof = [max(a, b) for a, b in zip(prof, (t1 - t0, t2 - t1, t3 - t2, t4 - t3))]
                 if game.is_won:
                     break
                 await asyncio.sleep(0 if self.reduced else FINISH_STEP_S)
@@ -883,6 +906,7 @@ class App:
                 self.update_status()
                 if game.is_won:
                     self.on_won()
+                self.publish_stats(run_ms=[round(x * 1000, 1) for x in getattr(self, "_prof", [])])
 
     # ------------------------------------------------------------ dialogs
     def arm_dialog(self, ev) -> None:
