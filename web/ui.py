@@ -61,14 +61,13 @@ def nil(x) -> bool:
     """True for JS null/undefined as Pyodide hands them over."""
     return x is None or x is _jsnull
 
-from kosynka.cards import RANKS, SUITS, make_card, card_name, parse_card, SUIT
+from kosynka.cards import RANKS, SUITS, make_card, card_name, SUIT
 from kosynka.game import Game, SaveError
 from kosynka.position import IllegalMoveError, InvalidMoveError, Rules
-from kosynka import deals
 
 from web import layout, links, solve
 from web.i18n import pick_language, t, variant_name, LANGS
-from web.store import (GAME_KEY, MemoryBackend, Settings, Store, format_time, variant_key,
+from web.store import (GAME_KEY, MemoryBackend, Store, format_time, variant_key,
                        win_percent, REDEAL_CHOICES)
 
 document = js.document
@@ -177,6 +176,9 @@ class App:
             except SaveError:
                 self.store.set_aside(GAME_KEY)
                 game = None
+        if game is not None and link is not None and (
+                game.number, game.rules.draw, game.rules.redeals) == (link.number, link.draw, link.redeals):
+            link = None  # the address names the saved game (the hash follows the table)
         if game is not None and game.is_won:
             game = None  # a finished game is not continued: a fresh deal follows
         if game is not None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from kosynka.game import Game
-from kosynka.position import Rules
 
 from gamekit import (NO_BOOT_EXTRAS, counter, deal_with_move, expected_table, open_deal,
                      pile_of, play_by_taps, table, tap_card, tap_pile, wait_moves)
@@ -269,3 +268,34 @@ def test_new_deal_confirms_when_in_progress(phone, base_url, wait_ready):
     # the address is the link to the deal on the table (V2)
     deal = phone.evaluate("document.body.dataset.deal")
     assert f"deal={deal}" in phone.url
+
+
+def test_restart_and_variant_change(phone, base_url, wait_ready):
+    """V2 Restart: same deal from the start; a variant change applies to the next deal
+    (at once when no move was made), with a confirmation before abandoning."""
+    number, move = deal_with_move(("col",))
+    open_deal(phone, base_url, wait_ready, number)
+    play_by_taps(phone, move)
+    wait_moves(phone, 1)
+    phone.click("[data-action=restart]")
+    phone.click("[data-action=confirm]")
+    wait_moves(phone, 0)
+    assert phone.evaluate("document.body.dataset.deal") == str(number)
+    assert table(phone) == expected_table(Game.new(number))
+    # draw 3 chosen with no move made: the next deal is dealt at once, under draw 3
+    phone.click("[data-action=settings]")
+    phone.click("[data-set=draw][data-value='3']")
+    phone.click(".sheet [data-action=close]")
+    phone.wait_for_function("document.body.dataset.variant === 'd3'", timeout=60_000)
+    assert "draw=3" in phone.url
+    # with a move made, the variant waits for the next deal
+    deal3 = phone.evaluate("document.body.dataset.deal")
+    phone.click("[data-pile=stock]", position={"x": 8, "y": 6})
+    wait_moves(phone, 1)
+    phone.click("[data-action=settings]")
+    phone.click("[data-set=draw][data-value='1']")
+    assert phone.locator("#variant-note").count() == 1
+    phone.click(".sheet [data-action=close]")
+    assert phone.evaluate("document.body.dataset.variant") == "d3"
+    assert phone.evaluate("document.body.dataset.deal") == deal3
+    assert not phone.errors

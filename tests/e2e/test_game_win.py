@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import datetime
 import json
 from functools import lru_cache
 
