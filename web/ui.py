@@ -218,6 +218,7 @@ class App:
         on(self.table, "pointermove", self.on_pointermove)
         on(self.table, "pointerup", self.on_pointerup)
         on(self.table, "pointercancel", self.on_pointercancel)
+        on(self.table, "lostpointercapture", self.on_pointercancel)
         on(self.table, "contextmenu", lambda ev: ev.preventDefault())
         on(document.getElementById("panel"), "click", self.on_panel)
         on(self.dialog, "click", self.on_dialog)
@@ -792,6 +793,8 @@ class App:
 
     def on_pointercancel(self, ev) -> None:
         d = self.drag
+        if d is None or ev.pointerId != d["id"]:
+            return
         self.drag = None
         if d is not None and d["on"]:
             self.snap_back(d)
