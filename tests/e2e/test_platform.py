@@ -158,3 +158,33 @@ def test_plain_python_http_server(new_context, plain_http_server):
     page = ctx.new_page()
     page.goto(plain_http_server + "/")
     wait_ready(page)
+
+
+WORKER_JS = """async (base) => {
+    const src = `import { loadAppPyodide } from "${base}web/boot/worker-pyodide.mjs";
+        const { py, boot } = await loadAppPyodide();
+        postMessage([boot, py.runPython("import kosynka.solver, random; str(random.random())")]);`;
+    const url = URL.createObjectURL(new Blob([src], {type: 'text/javascript'}));
+    return await new Promise((resolve, reject) => {
+        const w = new Worker(url, {type: 'module'});
+        w.onmessage = (e) => { w.terminate(); resolve(e.data); };
+        w.onerror = (e) => reject(new Error(e.message));
+    });
+}"""
+
+
+def test_worker_pyodide_restores_the_snapshot(new_context, base_url):
+    """web/boot/worker-pyodide.mjs: a worker of ours gets Pyodide with the app,
+    from the snapshot once one is stored (reseeded), normally before that."""
+    ctx = new_context("desktop", boot={"sw": False})
+    page = ctx.new_page()
+    page.goto(base_url)
+    wait_ready(page)
+    before = page.evaluate(WORKER_JS, base_url)
+    page.wait_for_function(f"['saved', 'failed'].includes({HTML}.snapshot)", timeout=90_000)
+    assert page.evaluate(f"{HTML}.snapshot") == "saved"
+    first = page.evaluate(WORKER_JS, base_url)
+    second = page.evaluate(WORKER_JS, base_url)
+    assert before[0] == "normal"
+    assert first[0] == second[0] == "snapshot"
+    assert first[1] != second[1]

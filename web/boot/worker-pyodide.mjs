@@ -1,0 +1,44 @@
+// Pyodide with the app for a Web Worker of ours (e.g. web/solver-worker.mjs):
+//
+//   import { loadAppPyodide } from "./boot/worker-pyodide.mjs";
+//   const { py, boot } = await loadAppPyodide();   // boot: "snapshot" | "normal"
+//
+// Restores the page's memory snapshot (IndexedDB, same runtime + app version:
+// kosynka and the pure web modules already imported) when there is one, else
+// boots normally; either way unpacks web/vendor/app.zip in the home directory
+// (the file system is not in a snapshot), makes it the current directory and
+// the first entry of sys.path, and reseeds `random`. Never touches the DOM.
+import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
+import build from "../vendor/build.mjs";
+import { snapshotKey, readSnapshot } from "./snapshot-store.mjs";
+
+const vendor = new URL("../vendor/", import.meta.url);
+const indexURL = new URL("pyodide/", vendor).href;
+
+export async function loadAppPyodide({ snapshot = true } = {}) {
+  const zip = fetch(new URL("app.zip", vendor)).then((r) => {
+    if (!r.ok) throw new Error(`app.zip: HTTP ${r.status}`);
+    return r.arrayBuffer();
+  });
+  let py = null, boot = "normal";
+  const snap = snapshot ? await readSnapshot(snapshotKey(build)) : null;
+  if (snap) {
+    try {
+      py = await loadPyodide({ indexURL, _loadSnapshot: snap.bytes });
+      boot = "snapshot";
+    } catch (e) {
+      py = null;
+    }
+  }
+  if (!py) py = await loadPyodide({ indexURL });
+  py.unpackArchive(await zip, "zip", { extractDir: "/home/pyodide" });
+  py.runPython(`
+import importlib, os, random, sys
+os.chdir("/home/pyodide")
+if "/home/pyodide" not in sys.path:
+    sys.path.insert(0, "/home/pyodide")
+importlib.invalidate_caches()
+random.seed()
+`);
+  return { py, boot };
+}
