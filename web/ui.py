@@ -11,6 +11,16 @@ hold their cards bottom → top; controls carry ``data-action`` (new, restart, u
 hint, finish, settings; confirm/cancel in a confirmation); ``body[data-state]`` is
 loading/ready/won and ``body[data-deal]`` the deal number.
 
+Look (user-visible decisions):
+- Cards are drawn by us: white faces with the rank and a suit symbol in the top-left
+  corner (the part a column leaves visible) and a big suit below; suits are inline
+  SVG symbols (no font or image needed). Ranks read A 2–10 J Q K in every language.
+  Backs are a blue lattice. Red suits are red, black are black.
+- The panel sits at the bottom (thumb reach on a phone); time, moves, score and the
+  deal number (★ for the Deal of the day) at the top. Score can be hidden (S1 Off).
+- Errors of input are quiet: an illegal drop or tap puts the cards back with a
+  small shake, counts no move, and shows no message.
+
 Input decisions (user-visible):
 - Tap-tap (C1): a tap on a face-up card picks it up with everything on it (lifted,
   outlined in gold); a tap on a legal destination plays the move; a tap on the same
@@ -196,8 +206,12 @@ class App:
         for b in self.buttons.values():
             b.disabled = False
         self.body.dataset.state = "won" if self.game.is_won else "ready"
-        if self.store.problems:
+        if str(document.visibilityState) == "hidden":
+            self.game.pause()  # opened in a background tab: the clock waits
+        if GAME_KEY in self.store.problems:
             self.toast(t(self.lang, "bad_save"), 5000)
+        elif self.store.problems:
+            self.toast(t(self.lang, "bad_data"), 5000)
         self.update_status()
         tick = create_proxy(lambda *a: self.tick())
         self._proxies.append(tick)
