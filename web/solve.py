@@ -80,10 +80,12 @@ class Slicer:
 class WorkerClient:
     """The page's side of ``web/solver-worker.mjs``: requests become futures."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_ready=None) -> None:
         import js
         from pyodide.ffi import create_proxy
 
+        self.on_ready = on_ready
+        self.t0 = time.perf_counter()
         self.ready = False
         self.failed = False
         self.busy = 0  # requests sent and not answered
@@ -103,6 +105,9 @@ class WorkerClient:
         if "ready" in data:
             self.ready = bool(data["ready"])
             self.failed = not self.ready
+            if self.on_ready is not None:
+                self.on_ready(worker_boot=data.get("boot") or "failed",
+                              worker_ready_s=round(time.perf_counter() - self.t0, 3))
             if self.failed:
                 self._fail(data.get("error", "worker failed"))
             return
@@ -157,7 +162,7 @@ class Background:
         """Start the solver worker (once the table is ready)."""
         if self.worker is None:
             try:
-                self.worker = WorkerClient()
+                self.worker = WorkerClient(self.app.publish_stats)
             except Exception:
                 self.worker = None
 

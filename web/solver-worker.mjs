@@ -10,21 +10,16 @@
 //       F2: decide a position (deal JSON of kosynka.position.Position.to_json)
 // A failure answers {id, error}. The first message after boot is {ready: true}
 // (or {ready: false, error}).
-import { loadPyodide } from "./vendor/pyodide/pyodide.mjs";
+import { loadAppPyodide } from "./boot/worker-pyodide.mjs";
 
-const vendor = new URL("./vendor/", import.meta.url);
 let py = null;
+let bootKind = null;
 
 const booted = (async () => {
-  py = await loadPyodide({ indexURL: new URL("pyodide/", vendor).href });
-  const zip = await fetch(new URL("app.zip", vendor));
-  if (!zip.ok) throw new Error(`app.zip: HTTP ${zip.status}`);
-  py.unpackArchive(await zip.arrayBuffer(), "zip", { extractDir: "/home/pyodide" });
+  // restored from the page's memory snapshot when one is stored, else a normal boot
+  ({ py, boot: bootKind } = await loadAppPyodide());
   py.runPython(`
-import json, os, sys
-os.chdir("/home/pyodide")
-if "/home/pyodide" not in sys.path:
-    sys.path.insert(0, "/home/pyodide")
+import json
 from kosynka.position import Position, Rules
 from kosynka.solver import verified_deal, solve
 
@@ -42,7 +37,7 @@ def _kosynka_request(text):
 })();
 
 booted.then(
-  () => self.postMessage({ ready: true }),
+  () => self.postMessage({ ready: true, boot: bootKind }),
   (e) => self.postMessage({ ready: false, error: String((e && e.stack) || e) }),
 );
 
