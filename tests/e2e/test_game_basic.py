@@ -299,3 +299,22 @@ def test_restart_and_variant_change(phone, base_url, wait_ready):
     assert phone.evaluate("document.body.dataset.variant") == "d3"
     assert phone.evaluate("document.body.dataset.deal") == deal3
     assert not phone.errors
+
+
+def test_link_opens_deal_and_variant_V2(phone, base_url, wait_ready):
+    """A link with number + variant opens that deal; over a game in progress it asks first."""
+    open_deal(phone, base_url, wait_ready, 123, draw=3, redeals=2)
+    assert phone.evaluate("document.body.dataset.variant") == "d3r2"
+    assert table(phone) == expected_table(Game.new(123, __import__("kosynka").Rules(3, 2)))
+    phone.click("[data-pile=stock]", position={"x": 8, "y": 6})
+    wait_moves(phone, 1)
+    phone.evaluate("location.hash = '#deal=456&draw=1'")
+    phone.click("[data-action=cancel]")
+    assert phone.evaluate("document.body.dataset.deal") == "123"
+    assert "deal=123" in phone.url  # the address follows the table again
+    phone.evaluate("location.hash = '#deal=456&draw=1'")
+    phone.click("[data-action=confirm]")
+    phone.wait_for_function("document.body.dataset.deal === '456'")
+    assert phone.evaluate("document.body.dataset.variant") == "d1"
+    assert table(phone) == expected_table(Game.new(456))
+    assert not phone.errors
