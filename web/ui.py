@@ -774,6 +774,8 @@ class App:
             d["els"] = [self.els[c] for c in self.pick_group(card)]
             for el in d["els"]:
                 el.classList.add("dragging")
+            if self.hints:
+                self.show_hints(card)  # C4: a dragged card is picked up too
         d["dx"], d["dy"] = dx, dy
         if self._raf is None:
             self._raf = window.requestAnimationFrame(self._raf_proxy)
@@ -814,6 +816,7 @@ class App:
             self.snap_back(d)
 
     def snap_back(self, d) -> None:
+        self.clear_hints()
         for el in d["els"]:
             el.classList.remove("dragging")
             el.style.transform = ""
@@ -831,6 +834,7 @@ class App:
         if best is None:
             self.snap_back(d)
             return
+        self.clear_hints()
         for el in d["els"]:
             el.classList.remove("dragging")
         if not self.play(f"{card_name(card)}>{best}"):
