@@ -144,6 +144,7 @@ class App:
         self.selected: int | None = None
         self.hints = False
         self.busy = False  # a Finish run or a solver search is on
+        self.searching = False  # looking for a verified deal to deal
         self.drag: dict | None = None
         self.last_tap: tuple[int | None, float] = (None, 0.0)
         self.geom: layout.Geometry | None = None
@@ -380,6 +381,7 @@ class App:
     async def search_and_deal(self, search, rules: Rules, daily: str | None = None) -> None:
         """Deal once a verified deal is found (sliced search; the page stays live)."""
         self.busy = True
+        self.searching = True
         self.deselect()
         self.set_working(True, "new")
         self.toast(self.tr("looking"), 60_000)
@@ -388,6 +390,7 @@ class App:
             number = await search()
         finally:
             self.busy = False
+            self.searching = False
             self.set_working(False, "new")
             self.hide_toast()
         if number is not None:
@@ -856,14 +859,21 @@ class App:
                 self.clear_hints()
             self.toast(t(self.lang, "hints_on" if self.hints else "hints_off"), 1500)
             self.update_status()
-        elif self.busy and action != "finish":
+        elif action == "finish":
+            self.finish()
+        elif self.searching:
+            return  # a new deal is being looked for: it will be dealt in a moment
+        elif self.busy and self.solver.finishing:
+            # the player changed their mind while the solver thinks: stop it, go on
+            self.solver.cancel_finish()
+            self.hide_toast()
+            self.on_panel(ev)
+        elif self.busy and action == "settings":
             return
         elif action == "new":
             self.new_game()
         elif action == "restart":
             self.restart()
-        elif action == "finish":
-            self.finish()
         elif action == "settings":
             self.show_settings()
 
