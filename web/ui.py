@@ -597,7 +597,7 @@ class App:
         self.tick()
         b = self.buttons
         if b:
-            b["undo"].disabled = not g.can_undo or self.busy
+            b["undo"].disabled = not g.can_undo or (self.busy and not self.solver.finishing)
             b["finish"].disabled = g.is_won or (self.busy and not self.solver.finishing)
             b["finish"].classList.toggle("ready", g.auto_finish_available)
             b["hint"].setAttribute("aria-pressed", "true" if self.hints else "false")
@@ -850,6 +850,9 @@ class App:
             return
         action = str(btn.dataset.action)
         if action == "undo":
+            if self.solver.finishing:
+                self.solver.cancel_finish()
+                self.hide_toast()
             self.undo()
         elif action == "hint":
             self.hints = not self.hints
