@@ -697,7 +697,13 @@ class App:
         return card, pile
 
     def tap(self, card: int | None, pile: str | None) -> None:
-        if self.busy or self.game.is_won or pile is None:
+        if self.busy or self.game.is_won:
+            return
+        if pile is None:  # the bare table: put the picked cards back
+            if self.selected is not None:
+                group = self.pick_group(self.selected)
+                self.deselect()
+                self.shake(group)
             return
         if pile == "stock":
             self.deselect()
