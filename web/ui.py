@@ -201,7 +201,8 @@ class App:
         else:
             rules = self.rules_from_settings()
             number = self.solver.take_next(rules)
-            if number is None:
+            if number is None:  # first visit: find the first verified deal (V1)
+                document.getElementById("loading").textContent = self.tr("looking")
                 number = await self.solver.search(solve.random_start(), rules)
             self.set_game(Game.new(number, rules))
         for b in self.buttons.values():
