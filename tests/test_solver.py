@@ -1,0 +1,242 @@
+"""The solver (issue 3): tiny hand-made positions, replay of every win, the
+sliced API, verified deals, and the same verdicts with each pruning rule off."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from kosynka.cards import parse_card
+from kosynka.game import Game
+from kosynka.position import Position, Rules
+from kosynka.solver import (ALL_PRUNING, Solver, VerifiedDealSearch, _safe, _talon_reach,
+                            solve, verified_deal)
+
+
+def cards(*names):
+    return [parse_card(n) for n in names]
+
+
+def pos(columns, *, down=None, draw_order=(), waste=(), foundations=(0, 0, 0, 0),
+        rules=Rules(), redeals_used=0):
+    """A position; ``draw_order`` lists the stock first drawn first."""
+    cols = [cards(*c) for c in columns]
+    return Position(cols, down=down if down is not None else [0] * 7,
+                    stock=cards(*draw_order)[::-1], waste=cards(*waste),
+                    foundations=foundations, rules=rules, redeals_used=redeals_used)
+
+
+def replay_wins(position: Position, moves: list[str]) -> bool:
+    game = Game.from_position(position.copy(), clock=lambda: 0.0)
+    for m in moves:
+        game.play(m)
+    return game.is_won
+
+
+def check(position: Position, expect: str, **kw):
+    res = solve(position, **kw)
+    assert res.result == expect, res
+    if expect == "won":
+        assert replay_wins(position, res.moves), res.moves
+    else:
+        assert res.moves == []
+    return res
+
+
+# spades 3…K in seven columns, no empty column, nothing can move (same colour)
+SPADES_3_K = [["Ks", "Qs"], ["Js", "Ts"], ["9s", "8s"], ["7s", "6s"], ["5s", "4s"], ["3s"]]
+
+
+def test_won_in_one_move():
+    p = pos([["Ks"], [], [], [], [], [], []], foundations=(12, 13, 13, 13))
+    res = check(p, "won")
+    assert res.moves == ["Ks>F"]
+
+
+def test_already_won():
+    p = pos([[]] * 7, foundations=(13, 13, 13, 13))
+    assert check(p, "won").moves == []
+
+
+def test_provably_lost():
+    # 2♠ lies on its own Ace, face down; no red 3 can ever reach a column
+    p = pos(SPADES_3_K + [["As", "2s"]], down=[0, 0, 0, 0, 0, 0, 1],
+            foundations=(0, 13, 13, 13))
+    res = check(p, "lost")
+    assert res.states < 10
+
+
+def test_won_only_through_foundation_to_column():
+    # 4♠ covers 3♠; the only red 5 that can hold it is 5♥ on its foundation (R8)
+    rest = []
+    for r in "KQJT987":
+        rest += [r + "c", r + "h", r + "s"]
+    rest += ["6h", "6s", "5s"]
+    p = pos([["3s", "4s"], ["6c"], rest, [], [], [], []], down=[1, 0, 0, 0, 0, 0, 0],
+            foundations=(2, 5, 13, 5))
+    res = check(p, "won")
+    assert "5h>2" in res.moves
+    assert res.moves.index("5h>2") < res.moves.index("4s>2")
+
+
+def test_won_only_with_a_redeal_and_lost_with_no_redeal_left():
+    # draw 1: the waste top 2♠ waits for the A♠ beneath it; the stock is empty
+    # (no empty column, so no King can come back from a foundation either)
+    cols = [["Ks", "Qs"], ["Js", "Ts"], ["9s", "8s"], ["7s", "6s"], ["5s"], ["4s"], ["3s"]]
+    layout = dict(waste=["As", "2s"], foundations=(0, 13, 13, 13))
+    res = check(pos(cols, **layout), "won")
+    assert res.moves[:3] == ["D", "D", "As>F"]      # the redeal, then A♠ is drawn first
+    check(pos(cols, **layout, rules=Rules(1, 0)), "lost")
+    check(pos(cols, **layout, rules=Rules(1, 1), redeals_used=1), "lost")
+    check(pos(cols, **layout, rules=Rules(1, 1)), "won")
+
+
+def test_draw3_card_reachable_only_after_a_redeal_shifts_the_triples():
+    # draw order 4♠ 2♠ A♠ | 3♠ K♥ 5♠: K♥ is covered by 5♠ in the first pass; once
+    # A♠ 2♠ are played the redeal deals 4♠ 3♠ K♥ as the first triple
+    cols = [["Ks", "Qs"], ["Js"], ["Ts"], ["9s"], ["8s"], ["7s"], ["6s"]]
+    order = ["4s", "2s", "As", "3s", "Kh", "5s"]
+    found = (0, 12, 13, 13)
+    res = check(pos(cols, draw_order=order, foundations=found, rules=Rules(3, 1)), "won")
+    # draw, A♠ 2♠ up, draw (5♠ covers K♥), redeal, draw: K♥ on top
+    assert res.moves[:7] == ["D", "As>F", "2s>F", "D", "D", "D", "Kh>F"]
+    check(pos(cols, draw_order=order, foundations=found, rules=Rules(3, 0)), "lost")
+    check(pos(cols, draw_order=order, foundations=found, rules=Rules(3, None)), "won")
+
+
+def test_draw3_waste_fan_mid_pass():
+    # mid-pass: waste 4♠ 2♠ A♠ (top A♠), stock 3♠ K♥ 5♠
+    cols = [["Ks", "Qs"], ["Js"], ["Ts"], ["9s"], ["8s"], ["7s"], ["6s"]]
+    p = pos(cols, waste=["4s", "2s", "As"], draw_order=["3s", "Kh", "5s"],
+            foundations=(0, 12, 13, 13), rules=Rules(3, 1))
+    res = check(p, "won")
+    assert res.moves[:2] == ["As>F", "2s>F"]
+
+
+def test_c5_column_not_a_run():
+    # after an undo (C5) column 1 shows 5♥ under 3♠: not a run; 3♠ must move alone
+    rest = []
+    for r in "KQJT9876":
+        rest += [r + "c", r + "h", r + "s", r + "d"]
+    p = pos([["5h", "3s"], ["4d", "5c"], rest[:16], rest[16:], ["5s", "4s"], ["5d"], []],
+            foundations=(2, 4, 3, 4))
+    res = check(p, "won")
+    assert res.moves[0] == "3s>F"
+
+
+def test_mid_game_saved_game():
+    g = Game.new(0)
+    res = solve(g.position)
+    assert res.result == "won"
+    for m in res.moves[:25]:
+        g.play(m)
+    g.undo()
+    mid = Game.from_json(g.to_json()).position
+    res2 = check(mid, "won")
+    assert res2.states > 0
+
+
+def test_sliced_api_matches_one_shot():
+    p = Position.deal(21, Rules(3, 2))
+    whole = solve(p)
+    s = Solver(p)
+    out = None
+    slices = 0
+    while out is None:
+        out = s.step(50)
+        slices += 1
+    assert out.result == whole.result and out.moves == whole.moves
+    assert out.states == whole.states
+    assert s.step(50) is out
+    assert slices > 1 or whole.states <= 50
+
+
+def test_budget_gives_unknown():
+    p = Position.deal(6)            # needs far more than 100 states
+    res = solve(p, max_states=100)
+    assert res.result == "unknown" and res.moves == [] and res.states == 100
+
+
+def test_position_not_modified():
+    p = Position.deal(0)
+    before = p.to_json()
+    solve(p)
+    assert p.to_json() == before
+
+
+def test_verified_deal_deterministic_and_sliced():
+    rules = Rules(3, 2)
+    n, res = verified_deal(8, rules, max_states=3000)
+    assert n > 8 and res.result == "won"
+    assert replay_wins(Position.deal(n, rules), res.moves)
+    assert verified_deal(8, rules, max_states=3000)[1].moves == res.moves
+    search = VerifiedDealSearch(8, rules, max_states=3000)
+    got = None
+    while got is None:
+        got = search.step(200)
+    assert got[0] == n and got[1].moves == res.moves
+    for k in range(8, n):               # the skipped ones are not won within the budget
+        assert solve(Position.deal(k, rules), max_states=search.max_states).result != "won"
+
+
+def test_safe_rule():
+    found = [3, 2, 2, 2]   # 4♠ next; hearts/diamonds hold A-2 (rank 3 → need ≥ 3)
+    assert not _safe(parse_card("4s"), found)
+    assert _safe(parse_card("3h"), [2, 2, 1, 2])   # 2♠ 2♣ up (≥2), 2♦… ≥1
+    assert not _safe(parse_card("3h"), [2, 2, 0, 2])
+    assert _safe(parse_card("As"), [0, 0, 0, 0])
+
+
+def test_talon_reach_draw3():
+    # 7 cards, pointer 0: tops 2, 5, 6; with a redeal nothing new
+    assert _talon_reach(7, 0, 3, True) == [(2, False), (5, False), (6, False)]
+    # pointer 4 (top 3): then 6; redeal: 2, 5
+    assert _talon_reach(7, 4, 3, True) == [(3, False), (6, False), (2, True), (5, True)]
+    assert _talon_reach(7, 4, 3, False) == [(3, False), (6, False)]
+
+
+# (rules, deal numbers) decided in a few thousand states, won and lost
+SAMPLE = [
+    (Rules(3, 2), [8, 22, 41, 42, 21]),
+    (Rules(3, None), [22, 45, 58, 0, 4]),
+    (Rules(1, 0), [8, 71, 85]),
+    (Rules(1, None), [0, 1, 2]),
+]
+
+
+@pytest.mark.parametrize("rule", sorted(ALL_PRUNING))
+def test_each_pruning_rule_off_gives_same_verdicts(rule):
+    for rules, numbers in SAMPLE:
+        for n in numbers:
+            p = Position.deal(n, rules)
+            on = solve(p, max_states=200_000)
+            off = solve(p, max_states=200_000, prune=ALL_PRUNING - {rule})
+            assert on.result in ("won", "lost")
+            assert off.result == on.result, (rules, n, rule)
+            if off.result == "won":
+                assert replay_wins(p, off.moves)
+
+
+def test_cli_solve_and_verified(tmp_path):
+    deal = tmp_path / "d.json"
+    deal.write_text(subprocess.run([sys.executable, "-m", "kosynka", "deal", "0", "--draw", "3"],
+                                   capture_output=True, text=True, check=True).stdout)
+    out = subprocess.run([sys.executable, "-m", "kosynka", "solve", str(deal),
+                          "--max-states", "20000"],
+                         capture_output=True, text=True, check=True).stdout
+    data = json.loads(out)
+    assert set(data) == {"result", "moves", "states", "seconds"}
+    assert data["result"] == "won"
+    if data["result"] == "won":
+        assert replay_wins(Position.from_json(json.loads(deal.read_text()), Rules(3)), data["moves"])
+    out = subprocess.run([sys.executable, "-m", "kosynka", "deal", "21", "--verified",
+                          "--draw", "3", "--redeals", "2"],
+                         capture_output=True, text=True, check=True).stdout
+    v = json.loads(out)
+    assert replay_wins(Position.deal(v["number"], Rules(3, 2)), v["solution"])
+    bad = subprocess.run([sys.executable, "-m", "kosynka", "solve", str(tmp_path / "none.json")],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
