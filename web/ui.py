@@ -120,10 +120,12 @@ def today_iso() -> str:
 class App:
     def __init__(self) -> None:
         random.seed()  # a restored memory snapshot freezes random's state
+        self.storage_ok = True
         try:
             backend = LocalStorageBackend()
-        except Exception:
+        except Exception:  # private mode / blocked: play on, tell the player once
             backend = MemoryBackend()
+            self.storage_ok = False
         self.store = Store(backend)
         self.settings = self.store.load_settings()
         self.lang = pick_language(list(window.navigator.languages or []), self.settings.lang)
@@ -210,7 +212,9 @@ class App:
         self.body.dataset.state = "won" if self.game.is_won else "ready"
         if str(document.visibilityState) == "hidden":
             self.game.pause()  # opened in a background tab: the clock waits
-        if GAME_KEY in self.store.problems:
+        if not self.storage_ok:
+            self.toast(t(self.lang, "no_storage"), 6000)
+        elif GAME_KEY in self.store.problems:
             self.toast(t(self.lang, "bad_save"), 5000)
         elif self.store.problems:
             self.toast(t(self.lang, "bad_data"), 5000)

@@ -318,3 +318,19 @@ def test_link_opens_deal_and_variant_V2(phone, base_url, wait_ready):
     assert phone.evaluate("document.body.dataset.variant") == "d1"
     assert table(phone) == expected_table(Game.new(456))
     assert not phone.errors
+
+
+def test_blocked_storage_still_plays_and_says_so(new_context, base_url, wait_ready):
+    """Private mode (localStorage throws): the game plays on, and the page says once
+    that nothing will be kept (P1, P2)."""
+    ctx = new_context("phone", boot=NO_BOOT_EXTRAS, reduced_motion="reduce")
+    ctx.add_init_script("Object.defineProperty(window, 'localStorage', "
+                        "{get() { throw new DOMException('blocked', 'SecurityError'); }});")
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    open_deal(page, base_url, wait_ready, 7)
+    assert "not be kept" in page.text_content("#toast")
+    play_by_taps(page, "D")
+    wait_moves(page, 1)
+    assert not errors
