@@ -111,7 +111,7 @@ __all__ = [
 ]
 
 ALL_PRUNING = frozenset({"safe", "symmetry", "pointer", "redeals"})
-VERIFY_STATES = 20000
+VERIFY_STATES = 5000
 """Default state budget for a verified deal (deterministic everywhere)."""
 
 _FDB = bytes(range(64, 128))
