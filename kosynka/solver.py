@@ -49,7 +49,10 @@ same in slices: ``step(n)`` returns ``None`` while searching, then the tuple
 
 Switches (for tests): ``Solver(..., prune=frozenset)`` selects which of the
 pruning rules below are on; ``ALL_PRUNING`` is the default. Any subset is sound;
-turning rules off only makes the search slower.
+turning rules off only makes the search slower. ``strategy="best"`` swaps the
+depth-first search for a greedy best-first search on ``weights`` (face-down
+cards, cards off the foundations, talon size) — an experiment, not faster on
+average; the default ``"dfs"`` is what the figures in the README measure.
 
 Representation
 ==============
@@ -63,7 +66,9 @@ Drawing moves ``p`` to ``min(p + draw, len(talon))``; a redeal sets ``p = 0``.
 Search
 ======
 
-Depth-first search with a transposition table (the set of canonical keys of
+Depth-first search (moves ordered by :attr:`Solver.SCORES`: foundation moves,
+then moves that turn a card up — deepest column first —, talon cards, emptying
+a column, partial runs, foundation → column last) with a transposition table (the set of canonical keys of
 every state met) and ordered moves; the path on the stack is the solution. A
 state counts once, when it is first met. The DFS with a global visited set is
 complete on a finite graph: if a winning state is reachable from the root, it
@@ -78,6 +83,16 @@ macro moves lose nothing.
 
 Soundness — pruning rules (each switchable)
 ===========================================
+
+The frame for every proof: measure a winning line by its number of moves,
+stock taps not counted (a macro talon move counts one). A pruning rule is
+sound if, from every winnable state, a shortest winning line never starts
+with a pruned move, and a forced move (``"safe"``) leaves a state whose
+shortest winning line is shorter. Then from every winnable state the pruned
+search graph has a successor with a strictly shorter shortest line, so a win
+is reachable in that graph and the exhaustive DFS finds it; states merged by
+the key (symmetry, pointer, redeals) have the same shortest lines. So
+``"lost"`` is only ever said of a position with no winning line.
 
 ``"safe"`` — safe moves to foundation, applied at once with no alternative;
     see :func:`_safe` for the proof under R8.
