@@ -39,7 +39,8 @@ self.addEventListener("activate", (event) => {
 self.addEventListener("message", (event) => {
   if (event.data && event.data.type === "skip-waiting") self.skipWaiting();
   if (event.data && event.data.type === "version") {
-    event.source?.postMessage({ type: "version", version: BUILD.version, app: BUILD.app });
+    const reply = event.ports[0] || event.source;
+    reply?.postMessage({ type: "version", version: BUILD.version, app: BUILD.app });
   }
 });
 

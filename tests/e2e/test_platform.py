@@ -84,9 +84,12 @@ def test_second_launch_boots_from_memory_snapshot(new_context, base_url):
     draws = []
     for _ in range(2):
         page = ctx.new_page()
+        said = []
+        page.on("console", lambda m: said.append(f"{m.type}: {m.text[:300]}"))
         page.goto(base_url)
         wait_ready(page)
-        assert page.evaluate(f"{HTML}.boot") == "snapshot"
+        boot = page.evaluate(f"[{HTML}.boot, JSON.stringify(globalThis.kosynkaBootTiming)]")
+        assert boot[0] == "snapshot", f"{boot} {said}"
         # the app's pure modules came in the snapshot, the rest imports normally
         assert run_py(page, "import sys; 'kosynka.cards' in sys.modules")
         draws.append(run_py(page, "import random; random.random()"))
