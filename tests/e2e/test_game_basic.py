@@ -245,11 +245,16 @@ def test_language_switch_L1(phone, base_url, wait_ready):
     assert phone.text_content("#panel [data-action=undo]") == "Назад"
     phone.click("[data-set=lang][data-value=ru]")
     assert phone.text_content("#panel [data-action=new]") == "Новая"
+    # score setting Off hides the score (S1: Standard or Off)
+    assert phone.is_visible("#score")
+    phone.click("[data-set=score][data-value=off]")
+    assert not phone.is_visible("#score")
     phone.click(".sheet [data-action=close]")
     phone.reload()
     wait_ready(phone)
     assert phone.text_content("#panel [data-action=new]") == "Новая"
     assert phone.evaluate("document.documentElement.lang") == "ru"
+    assert not phone.is_visible("#score")  # settings are kept on the device (P2)
 
 
 def test_new_deal_confirms_when_in_progress(phone, base_url, wait_ready):
