@@ -400,10 +400,17 @@ def make_server(root: Path | str | None = None, port: int = 8000, host: str = "1
             if not quiet:
                 super().log_message(fmt, *args)
 
-    http.server.ThreadingHTTPServer.allow_reuse_address = True
-    server = http.server.ThreadingHTTPServer((host, port), functools.partial(Handler, directory=str(root)))
-    server.daemon_threads = True
-    return server
+    class Server(http.server.ThreadingHTTPServer):
+        allow_reuse_address = True
+        daemon_threads = True
+
+        def handle_error(self, request, client_address):
+            # a browser that closes a connection mid-transfer is not an error
+            if isinstance(sys.exc_info()[1], ConnectionError):
+                return
+            super().handle_error(request, client_address)
+
+    return Server((host, port), functools.partial(Handler, directory=str(root)))
 
 
 def _parse(argv: list[str]):
