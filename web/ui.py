@@ -218,6 +218,8 @@ class App:
             self.toast(t(self.lang, "bad_save"), 5000)
         elif self.store.problems:
             self.toast(t(self.lang, "bad_data"), 5000)
+        if document.documentElement.dataset.update == "ready":
+            self.announce_update()      # announced before Python was up
         self.update_status()
         tick = create_proxy(lambda *a: self.tick())
         self._proxies.append(tick)
@@ -246,6 +248,7 @@ class App:
         on(window, "resize", lambda ev: self.measure(rerender=True))
         on(window, "storage", self.on_storage)
         on(window, "hashchange", self.on_hashchange)
+        on(window, "kosynka:update", lambda ev: self.announce_update())
         on(window, "pagehide", lambda ev: self.save())
         on(document, "visibilitychange", self.on_visibility)
         on(document, "keydown", self.on_key)
@@ -310,6 +313,11 @@ class App:
 
     def deal_ready(self, rules: Rules) -> None:
         """The background search found the next verified deal (nothing to show)."""
+
+    def announce_update(self) -> None:
+        """O2: a new version is installed and starts at the next launch
+        (web/boot/sw-register.mjs); the saved game is untouched."""
+        self.toast(t(self.lang, "update"), 8000)
 
     def toast(self, text: str, ms: int = 2600) -> None:
         self.toast_el.textContent = text
