@@ -42,6 +42,7 @@ import json
 import os
 import shutil
 import sys
+import threading
 import zipfile
 from pathlib import Path
 
@@ -247,11 +248,19 @@ def _newest_mtime(paths) -> float:
     return newest
 
 
+_BUNDLE_LOCK = threading.Lock()
+
+
 def ensure_bundle(root: Path | str | None = None, *, force: bool = False) -> dict:
     """Build ``web/vendor/app.zip`` and the build manifests if any source changed.
 
-    Returns the build record (see the module docstring)."""
-    root = Path(root or ROOT).resolve()
+    Returns the build record (see the module docstring). Thread-safe: the
+    server's request threads and a test may call it at the same time."""
+    with _BUNDLE_LOCK:
+        return _ensure_bundle(Path(root or ROOT).resolve(), force)
+
+
+def _ensure_bundle(root: Path, force: bool) -> dict:
     vendor = root / "web" / "vendor"
     vendor.mkdir(parents=True, exist_ok=True)
     build_json = vendor / "build.json"
