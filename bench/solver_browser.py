@@ -18,7 +18,6 @@ import json
 import platform
 import sys
 import threading
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
