@@ -121,7 +121,7 @@ import heapq
 import time
 from dataclasses import dataclass, field
 
-from .cards import PARENTS, card_name
+from .cards import PARENTS
 from .position import DRAW, FOUNDATION, WASTE, Position, Rules
 
 __all__ = [
