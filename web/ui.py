@@ -218,7 +218,7 @@ class App:
             self.toast(t(self.lang, "bad_save"), 5000)
         elif self.store.problems:
             self.toast(t(self.lang, "bad_data"), 5000)
-        if document.documentElement.dataset.update == "ready":
+        if document.documentElement.getAttribute("data-update") == "ready":
             self.announce_update()      # announced before Python was up
         self.update_status()
         tick = create_proxy(lambda *a: self.tick())
