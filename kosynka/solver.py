@@ -582,11 +582,18 @@ class Solver:
                 if self.seconds + clock() - t0 >= max_seconds:
                     break
         self.seconds += clock() - t0
-        if ((max_states is not None and self.states >= max_states)
-                or (max_seconds is not None and self.seconds >= max_seconds)):
+        return self._end_slice()
+
+    def _end_slice(self):
+        """After a slice: the ``unknown`` result if the budget is spent (the
+        search structures are dropped), else ``None``."""
+        if ((self.max_states is not None and self.states >= self.max_states)
+                or (self.max_seconds is not None and self.seconds >= self.max_seconds)):
             self.result = SolveResult("unknown", [], self.states, self.seconds)
             self._stack = []
             self._seen = set()
+            self._heap = []
+            self._parents = {}
             return self.result
         return None
 
@@ -649,13 +656,7 @@ class Solver:
                 if self.seconds + clock() - t0 >= max_seconds:
                     break
         self.seconds += clock() - t0
-        if ((max_states is not None and self.states >= max_states)
-                or (max_seconds is not None and self.seconds >= max_seconds)):
-            self.result = SolveResult("unknown", [], self.states, self.seconds)
-            self._heap = []
-            self._parents = {}
-            return self.result
-        return None
+        return self._end_slice()
 
     def run(self) -> SolveResult:
         """Search to the end (or the budget)."""
