@@ -21,7 +21,7 @@ import sys
 import time
 
 from .position import Position, Rules
-from .solver import VERIFY_STATES, Solver
+from .solver import VERIFY_STATES, Solver, _streamlined
 
 
 def _pct(xs, q):
@@ -43,7 +43,7 @@ def _solve_one(job):
             q.play(m)
         assert q.is_won, number
     t0 = time.process_time()
-    vres = Solver(pos, max_states=verify_states).run()
+    vres = _streamlined(pos, max_states=verify_states).run()
     vt = time.process_time() - t0
     return number, res.result, res.seconds, res.states, vres.result == "won", vt
 
@@ -73,7 +73,7 @@ def run(deals: int, rules: Rules, max_seconds: float | None, max_states: int | N
     n = deals
     while vwon and not vwon[-1]:
         t0 = time.process_time()
-        res = Solver(Position.deal(n, rules), max_states=verify_states).run()
+        res = _streamlined(Position.deal(n, rules), max_states=verify_states).run()
         vtime.append(time.process_time() - t0)
         vwon.append(res.result == "won")
         n += 1

@@ -12,8 +12,8 @@ import pytest
 from kosynka.cards import parse_card
 from kosynka.game import Game
 from kosynka.position import Position, Rules
-from kosynka.solver import (ALL_PRUNING, Solver, VerifiedDealSearch, _safe, _talon_reach,
-                            solve, verified_deal)
+from kosynka.solver import (ALL_PRUNING, Solver, VerifiedDealSearch, _safe, _streamlined,
+                            _talon_reach, solve, verified_deal)
 
 
 def cards(*names):
@@ -80,6 +80,22 @@ def test_won_only_through_foundation_to_column():
     res = check(p, "won")
     assert "5h>2" in res.moves
     assert res.moves.index("5h>2") < res.moves.index("4s>2")
+    # the streamlined search never returns a card from a foundation; its
+    # exhausted space is not a verdict: the sound search above still won
+    assert _streamlined(p).run().result != "won"
+
+
+def test_won_only_by_a_talon_card_with_a_run_put_on_it_at_once():
+    # "talon" pairing (draw 1, unlimited): 3♥ covers 2♥ and needs a black 4; the
+    # only one is 4♠ in the stock, which must go on a red 5 with 3♥ then on it
+    cols = [["2h", "3h"], ["5d"], ["Kh", "Qh", "Jh", "Th", "9h", "8h", "7h", "6h", "5h", "4h"],
+            ["Kd", "Qd", "Jd", "Td", "9d", "8d", "7d", "6d"],
+            ["Ks", "Qs", "Js", "Ts", "9s", "8s", "7s", "6s", "5s"], [], []]
+    p = pos(cols, down=[1, 0, 0, 0, 0, 0, 0], draw_order=["4s"], foundations=(3, 1, 4, 13))
+    res = check(p, "won")
+    i = next(k for k, m in enumerate(res.moves) if m.startswith("4s>") and m != "4s>F")
+    assert res.moves[i + 1].startswith("3h>")
+    assert check(p, "won", prune=ALL_PRUNING - {"talon"}, streamline=False)
 
 
 def test_won_only_with_a_redeal_and_lost_with_no_redeal_left():
@@ -92,6 +108,20 @@ def test_won_only_with_a_redeal_and_lost_with_no_redeal_left():
     check(pos(cols, **layout, rules=Rules(1, 0)), "lost")
     check(pos(cols, **layout, rules=Rules(1, 1), redeals_used=1), "lost")
     check(pos(cols, **layout, rules=Rules(1, 1)), "won")
+
+
+def test_won_only_by_moving_a_run_from_one_twin_to_the_other():
+    # "twins": 9♥ lies on T♠ (the lower twin, as searched) over the face-down
+    # 8♥; the way out is 9♥ over to T♣ (the higher twin) and T♠ up: a pair
+    cols = [["8h", "Ts", "9h"], ["Tc"],
+            ["Kh", "Ks", "Kc", "Qh", "Qs", "Qc", "Jh", "Js", "Jc", "Th"], [], [], [], []]
+    p = pos(cols, down=[1, 0, 0, 0, 0, 0, 0], foundations=(9, 7, 13, 9))
+    for kw in ({}, {"streamline": False}, {"streamline": False, "prune": ALL_PRUNING - {"twins"}}):
+        res = check(p, "won", **kw)
+        assert res.moves[:2] == ["9h>2", "Ts>F"], kw
+    # with T♣ gone up first, nothing can take 9♥ off T♠
+    q = pos(cols[:1] + [[]] + cols[2:], down=[1, 0, 0, 0, 0, 0, 0], foundations=(9, 7, 13, 10))
+    check(q, "lost", streamline=False)
 
 
 def test_draw3_card_reachable_only_after_a_redeal_shifts_the_triples():
@@ -154,6 +184,20 @@ def test_sliced_api_matches_one_shot():
     assert slices > 1 or whole.states <= 50
 
 
+@pytest.mark.parametrize("rules", [Rules(1), Rules(3, 2)])
+def test_a_state_budget_gives_the_same_outcome_however_it_is_sliced(rules):
+    # the streamlined search is depth-first for Rules(1), best-first for Rules(3, 2)
+    for n in (3, 17):
+        p = Position.deal(n, rules)
+        whole = solve(p, max_states=3000)
+        for size in (1, 7, 500):
+            s = Solver(p, max_states=3000)
+            out = None
+            while out is None:
+                out = s.step(size)
+            assert (out.result, out.moves, out.states) == (whole.result, whole.moves, whole.states)
+
+
 def test_budget_gives_unknown():
     p = Position.deal(6)            # needs far more than 100 states
     res = solve(p, max_states=100)
@@ -179,7 +223,7 @@ def test_verified_deal_deterministic_and_sliced():
         got = search.step(200)
     assert got[0] == n and got[1].moves == res.moves
     for k in range(8, n):               # the skipped ones are not won within the budget
-        assert solve(Position.deal(k, rules), max_states=search.max_states).result != "won"
+        assert _streamlined(Position.deal(k, rules), max_states=3000).run().result != "won"
 
 
 def test_safe_rule():
