@@ -160,8 +160,13 @@ __all__ = [
 ]
 
 ALL_PRUNING = frozenset({"safe", "symmetry", "pointer", "redeals", "talon", "twins"})
-VERIFY_STATES = 5000
-"""Default state budget for a verified deal (deterministic everywhere)."""
+VERIFY_STATES = 2000
+"""Default state budget for a verified deal (deterministic everywhere), for
+the streamlined search. Measured on deals 0–299 (CPU s to a verified deal
+from each start, p50 / p95): Turn Three 0.19 / 0.77 at 2,000 against
+0.25 / 1.04 at 5,000 (13 % and 22 % of its deals won within the budget);
+Classic draw 1 0.003 / 0.12 against 0.003 / 0.28; draw 3 0.014 / 0.11
+against 0.014 / 0.23."""
 
 _FDB = bytes(range(64, 128))
 _FD = 64                      # face-down flag added to a card in a column
