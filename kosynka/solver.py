@@ -312,13 +312,6 @@ def _toggles(cols, higher_only: bool = False):
     return out
 
 
-def _toggle(cols):
-    """One run move from the higher twin onto the lower one, or None."""
-    for i, n, d, x in _toggles(cols, higher_only=True):
-        return (0, i, n, d)
-    return None
-
-
 def _talon_reach(n: int, p: int, draw: int, can_redeal: bool):
     """Indices of the talon cards that can become the top of the waste by taps
     of the stock alone, each with a flag: does it take a redeal.
@@ -354,7 +347,18 @@ def _talon_reach(n: int, p: int, draw: int, can_redeal: bool):
     return out
 
 
-class _Search:
+class _Sliced:
+    """``run()`` for a search with a ``step(n)`` that returns ``None`` until done."""
+
+    def run(self) -> SolveResult:
+        """Search to the end (or the budget)."""
+        while True:
+            res = self.step(4096)
+            if res is not None:
+                return res
+
+
+class _Search(_Sliced):
     """One sliced search over one space (sound, or streamlined when
     ``streamline``); :class:`Solver` runs them. ``step(n)`` searches exactly
     ``n`` more new states unless the search ends first, so the outcome depends
@@ -434,16 +438,12 @@ class _Search:
         if not self._twins:
             return state, done
         while True:
-            cols = state[0]
-            m = _toggle(cols)
-            if m is None:
+            toggles = _toggles(state[0], higher_only=True)
+            if not toggles:
                 return state, done
-            _, i, n, d = m
-            cl = list(cols)
-            cl[d] = cols[d] + cols[i][-n:]
-            cl[i] = cols[i][:-n]
-            state = (tuple(cl),) + state[1:]
-            state, more = self._safe_autos(state)
+            i, n, d, _ = toggles[0]
+            m = (0, i, n, d)
+            state, more = self._safe_autos(self._apply(state, m))
             done = done + [m] + more
 
     def _safe_autos(self, state):
@@ -514,10 +514,10 @@ class _Search:
         only."""
         scored = self._scored(state)
         if self._twins:
-            for i, n, d, x in _toggles(state[0]):
+            cols, talon, p, found, r = state
+            for i, n, d, x in _toggles(cols):
                 # uncover the twin x (top of column i after the toggle):
                 # worth it if x can go up or its other child can come onto it
-                cols, talon, p, found, r = state
                 h = cols[i][-n]
                 c = _KIDS[x][0] if _KIDS[x][1] == h else _KIDS[x][1]
                 if not (found[x & 3] == x >> 2 or c in talon
@@ -835,13 +835,6 @@ class _Search:
         self.seconds += clock() - t0
         return self._end_slice()
 
-    def run(self) -> SolveResult:
-        """Search to the end (or the budget)."""
-        while True:
-            res = self.step(1 << 30 if self.max_seconds is None else 4096)
-            if res is not None:
-                return res
-
     def _won_from_stack(self) -> SolveResult:
         root = self._stack[0][0]
         steps = [frame[3] for frame in self._stack[1:]]
@@ -900,7 +893,7 @@ def _streamlined(position: Position, **kw) -> _Search:
     return _Search(position, streamline=True, strategy=strategy, **kw)
 
 
-class Solver:
+class Solver(_Sliced):
     """Sliced solve; see the module docstring: a streamlined search and the
     sound search take turns of :attr:`QUANTUM` states each."""
 
@@ -976,13 +969,6 @@ class Solver:
         self._spent = self.states
         self._searches = []
         return self.result
-
-    def run(self) -> SolveResult:
-        """Search to the end (or the budget)."""
-        while True:
-            res = self.step(4096)
-            if res is not None:
-                return res
 
 
 def _first(x):
