@@ -257,11 +257,17 @@ def test_language_switch_L1(phone, base_url, wait_ready):
     assert not phone.is_visible("#score")  # settings are kept on the device (P2)
 
 
-def test_new_deal_confirms_when_in_progress(phone, base_url, wait_ready):
+def open_deal_after_one_move(phone, base_url, wait_ready) -> int:
+    """Open a deal that has a column move and play it by taps; its number."""
     number, move = deal_with_move(("col",))
     open_deal(phone, base_url, wait_ready, number)
     play_by_taps(phone, move)
     wait_moves(phone, 1)
+    return number
+
+
+def test_new_deal_confirms_when_in_progress(phone, base_url, wait_ready):
+    number = open_deal_after_one_move(phone, base_url, wait_ready)
     phone.click("[data-action=new]")
     phone.click("[data-action=cancel]")
     assert phone.evaluate("document.body.dataset.deal") == str(number)
@@ -278,10 +284,7 @@ def test_new_deal_confirms_when_in_progress(phone, base_url, wait_ready):
 def test_restart_and_variant_change(phone, base_url, wait_ready):
     """V2 Restart: same deal from the start; a variant change applies to the next deal
     (at once when no move was made), with a confirmation before abandoning."""
-    number, move = deal_with_move(("col",))
-    open_deal(phone, base_url, wait_ready, number)
-    play_by_taps(phone, move)
-    wait_moves(phone, 1)
+    number = open_deal_after_one_move(phone, base_url, wait_ready)
     phone.click("[data-action=restart]")
     phone.click("[data-action=confirm]")
     wait_moves(phone, 0)
