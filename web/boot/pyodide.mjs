@@ -34,13 +34,15 @@ random.seed()
 const useSnapshot = cfg.snapshot !== false && html.dataset.storage !== "blocked";
 const key = snapshotKey(build);
 // read it now, while PyScript is still setting up, not when it asks for Pyodide
-const pending = useSnapshot ? readSnapshot(key) : Promise.resolve(null);
+const miss = {};
+const pending = useSnapshot ? readSnapshot(key, miss) : Promise.resolve(null);
 mark("module_loaded");
 
 export async function loadPyodide(options = {}) {
   mark("boot_start");
   const snap = await pending;
   mark("snapshot_read");
+  if (miss.why) timing.snapshot_miss = miss.why;
   if (snap) {
     try {
       const py = await loadVendored({ ...options, indexURL, _loadSnapshot: snap.bytes });

@@ -45,22 +45,29 @@ export async function gzip(bytes) {
   return await new Response(stream).blob();
 }
 
-// -> {bytes: Uint8Array, meta} or null
-export async function readSnapshot(key) {
+// -> {bytes: Uint8Array, meta} or null; `miss` (optional object) gets why not
+export async function readSnapshot(key, miss = {}) {
   try {
     const db = await open();
     try {
       const rec = await tx(db, "readonly", (s) => s.get(RECORD));
-      if (!rec || rec.key !== key || !rec.data) return null;
+      if (!rec || rec.key !== key || !rec.data) {
+        miss.why = !rec ? "none" : rec.key !== key ? "other version" : "no data";
+        return null;
+      }
       const bytes = rec.gzip
         ? await gunzip(rec.data)
         : new Uint8Array(rec.data instanceof Blob ? await rec.data.arrayBuffer() : rec.data);
-      if (bytes.length !== rec.size) return null;
+      if (bytes.length !== rec.size) {
+        miss.why = "short";
+        return null;
+      }
       return { bytes, meta: { size: rec.size, stored: rec.data.size ?? rec.data.byteLength, gzip: !!rec.gzip } };
     } finally {
       db.close();
     }
   } catch (e) {
+    miss.why = String(e && (e.name || e.message) || e);
     return null;
   }
 }
