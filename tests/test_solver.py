@@ -12,7 +12,7 @@ import pytest
 from kosynka.cards import parse_card
 from kosynka.game import Game
 from kosynka.position import Position, Rules
-from kosynka.solver import (ALL_PRUNING, Solver, VerifiedDealSearch, _safe, _streamlined,
+from kosynka.solver import (ALL_PRUNING, Solver, VerifiedDealSearch, _dominates, _safe, _streamlined,
                             _talon_reach, solve, verified_deal)
 
 
@@ -284,3 +284,16 @@ def test_cli_solve_and_verified(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "kosynka", "solve", str(tmp_path / "none.json")],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_stock_dominance():
+    # draw 3, 10 talon cards, 2 redeals: taps from pointer 1 reach 4, 7, 10;
+    # a redeal then reaches 0, 3, 6, 9, 10
+    assert _dominates(1, 0, 4, 0, 10, 3, 2) and _dominates(1, 0, 10, 0, 10, 3, 2)
+    assert not _dominates(1, 0, 3, 0, 10, 3, 2)     # 3 needs a redeal...
+    assert _dominates(1, 0, 3, 1, 10, 3, 2)         # ...which the other has used
+    assert not _dominates(1, 1, 4, 0, 10, 3, 2)     # more redeals used: never
+    assert not _dominates(4, 0, 1, 0, 10, 3, 2)     # the pointer never goes back
+    assert _dominates(4, 0, 1, 0, 10, 3, None) is False
+    assert _dominates(4, 5, 3, 0, 10, 3, None)      # unlimited: the count is ignored
+    assert _dominates(5, 0, 2, 1, 10, 1, 1)         # draw 1: every card after a redeal
