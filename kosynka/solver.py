@@ -78,7 +78,14 @@ running out of states proves nothing, and it then just stops. Only the sound
 search, below, can say ``lost``. On Classic draw 1, deals 0–59 with 20,000
 states, the pair wins 49 deals against 44 for the sound search alone; on
 Classic draw 3, 41 against 30; on Turn Three, 23 against 8 (the sound search
-alone at 50,000). With limited redeals the streamlined search is a greedy
+alone at 50,000). With unlimited redeals a third search takes its turns too
+(a portfolio): the sound space searched best-first (fewest face-down cards
+× 3 + cards off the foundations first), which wins some deals at once that
+both depth-first orders miss (of the deals undecided at 10 s in a sample of
+deals 0–99, 20,000 states each: draw-1 deal 90 in 6,473 states, draw-3 deal
+34 in 861); like the streamlined one it only ever says ``won``. With limited
+redeals it won none of the 11 undecided Turn Three deals, so it is left out
+there. With limited redeals the streamlined search is a greedy
 best-first search (fewest face-down cards × 3 + cards off the foundations
 first) instead of depth-first: see :func:`_streamlined`. V1 (verified deals)
 only needs wins: it runs the streamlined search alone.
@@ -150,6 +157,15 @@ the key (symmetry, pointer, redeals) have the same shortest lines. So
     deal 6 (lost) this cuts the states from 106,563 to 82,045; on Classic
     draw 3 deal 54 (lost) from 51,704 to 34,876.
 
+``"deadend"`` — the sound search answers ``lost`` at once when a card of
+    the position it starts from can never let a lower card of its suit under
+    it out: see :func:`_dead`. It decides 6 of deals 0–499 (17, 82, 156,
+    290, 408, 494) in every variant, e.g. draw-1 deal 17, undecided before
+    after 60 CPU s: 8♦ lies on 5♦ with both black 9s face down under it.
+    (Checked on the states of a search too, it found none in 142,685 states
+    of four lost Turn Three deals: the face-down cards that make it do not
+    change, so it is only checked on the starting position.)
+
 A child is also skipped when the state it reaches before its forced moves
 (``"safe"``, ``"twins"``) was met before: that state's forced successor was
 searched (or skipped as met or dominated), and forced moves never lengthen
@@ -171,7 +187,8 @@ __all__ = [
     "ALL_PRUNING", "VERIFY_STATES",
 ]
 
-ALL_PRUNING = frozenset({"safe", "symmetry", "pointer", "redeals", "talon", "twins", "stock"})
+ALL_PRUNING = frozenset({"safe", "symmetry", "pointer", "redeals", "talon", "twins", "stock",
+                         "deadend"})
 VERIFY_STATES = 2000
 """Default state budget for a verified deal (deterministic everywhere), for
 the streamlined search. Measured on deals 0–299 (CPU s to a verified deal
@@ -322,6 +339,65 @@ def _toggles(cols, higher_only: bool = False):
                     out.append((i, n - k - 1, d, x))
             break
     return out
+
+
+def _dead(cols) -> bool:
+    """``"deadend"``: is a card of the layout stuck for good, so that the
+    position is lost? (Checked on the position searched from.)
+
+    Rule: in some column a card X lies above a card Y of its suit and lower
+    rank (either may be face down), and each card H that could carry X away
+    from Y — X itself, and if X is face up the face-up cards under it that
+    form one run with it, down to the card above Y — is not a King and has
+    both its parents (the two cards one rank higher of the other colour)
+    below it in the same column.
+
+    Proof. Y must reach its foundation before X (same suit, lower rank), and
+    it can only leave from the top of its column, so X must first stop lying
+    above Y. The cards strictly above Y up to X stay where they are until a
+    move takes one of them as the bottom card H of the moved cards (a move
+    always takes a top segment of a column, whose bottom card is face up and
+    under which the moved cards form a run): such a move carries X along, so
+    it is to a column — never a foundation: two or more cards, or X itself,
+    which waits for Y. Before it nothing between Y and X moved: H is face up
+    now or it is X (a face-down card turns up only at the top, which it
+    cannot be with X above it), and the cards from H to X form a run now. H
+    needs a parent at a column top (no empty column helps: H is not a
+    King); but a card below H in its column stays below H until H moves, so
+    it is never a top meanwhile. So no H ever moves, Y never reaches its
+    foundation, and no line wins.
+    """
+    for col in cols:
+        low = [99, 99, 99, 99]          # lowest rank of each suit so far, bottom up
+        for j in range(len(col)):
+            x = col[j] & 63
+            s = x & 3
+            if low[s] < x >> 2 and _stuck(col, j, x):
+                return True
+            if x >> 2 < low[s]:
+                low[s] = x >> 2
+    return False
+
+
+def _stuck(col, j: int, x: int) -> bool:
+    """:func:`_dead` for the card ``x`` at ``col[j]``, which lies above a
+    lower card of its suit."""
+    s, rx = x & 3, x >> 2
+    i = j - 1                           # the nearest such card below x
+    while not ((col[i] & 63) & 3 == s and (col[i] & 63) >> 2 < rx):
+        i -= 1
+    k = j
+    while True:
+        h = col[k] & 63
+        if h >= 48:
+            return False
+        below = col[:k]
+        for q in PARENTS[h]:
+            if q not in below and q + _FD not in below:
+                return False
+        if col[k] >= _FD or k - 1 <= i or col[k - 1] >= _FD or col[k - 1] not in PARENTS[h]:
+            return True
+        k -= 1
 
 
 def _talon_reach(n: int, p: int, draw: int, can_redeal: bool):
@@ -500,6 +576,9 @@ class _Search(_Sliced):
         if sum(state[3]) == 52:
             self._won(list(self._root_autos))
             return
+        if "deadend" in self.prune and not self._stream and _dead(state[0]):
+            self.result = SolveResult("lost", [], self.states, self.seconds)
+            return
         self._root = state
         if self.strategy == "best":
             k = self._key(state)
@@ -509,10 +588,11 @@ class _Search(_Sliced):
         self._stack.append([state, self._moves(state), 0, None])
 
     # ------------------------------------------------------------ moves
-    def _autos(self, state):
+    def _autos(self, state, m=None):
         """Apply the ``"safe"`` moves (see :func:`_safe`) and the ``"twins"``
-        moves (see :func:`_toggles`) until none is left."""
-        state, done = self._safe_autos(state)
+        moves (see :func:`_toggles`) until none is left; ``m``: the move that
+        led to ``state`` from a state with none left."""
+        state, done = self._safe_after(state, m)
         if not self._twins:
             return state, done
         while True:
@@ -521,8 +601,23 @@ class _Search(_Sliced):
                 return state, done
             i, n, d, _ = toggles[0]
             m = (0, i, n, d)
-            state, more = self._safe_autos(self._apply(state, m))
+            state, more = self._safe_after(self._apply(state, m), m)
             done = done + [m] + more
+
+    def _safe_after(self, state, m):
+        """:meth:`_safe_autos` of ``state``, reached by ``m`` from a state
+        where none was left: after a run moved between columns only the card
+        it uncovered can go up (nothing else changed), so only it is
+        looked at before the full pass."""
+        if m is not None and m[0] == 0 and m[3] >= 0:
+            col = state[0][m[1]]
+            if not col:
+                return state, _EMPTY
+            t = col[-1]
+            found = state[3]
+            if found[t & 3] != t >> 2 or not (self._stream or _safe_back(t, found)):
+                return state, _EMPTY
+        return self._safe_autos(state)
 
     def _safe_autos(self, state):
         """Apply the ``"safe"`` moves (see :func:`_safe`) until none is left."""
@@ -888,7 +983,7 @@ class _Search(_Sliced):
             st = apply(frame[0], m)
             if not fresh(st):           # met before its forced moves: see _Search
                 continue
-            st, done = autos(st)
+            st, done = autos(st, m)
             if done and not fresh(st):
                 continue
             self.states += 1
@@ -956,7 +1051,7 @@ class _Search(_Sliced):
                 k2 = key(st2)
                 if k2 in parents:
                     continue
-                st2, done = autos(st2)
+                st2, done = autos(st2, m)
                 if done:
                     parents[k2] = False     # a state before its forced moves
                     k2 = key(st2)
@@ -1047,8 +1142,9 @@ def _streamlined(position: Position, **kw) -> _Search:
 
 
 class Solver(_Sliced):
-    """Sliced solve; see the module docstring: a streamlined search and the
-    sound search take turns of :attr:`QUANTUM` states each."""
+    """Sliced solve; see the module docstring: a streamlined search, the
+    sound search and, with unlimited redeals, the sound space best-first take
+    turns of :attr:`QUANTUM` states each."""
 
     QUANTUM = 32
     """States per turn. A turn is never cut by the end of a ``step`` call, so
@@ -1063,15 +1159,22 @@ class Solver(_Sliced):
         self._clock = clock
         self._sound = _Search(position, prune=prune, clock=clock)
         self._searches = [self._sound]
+        self._turns = [self.QUANTUM]
         if streamline:
             self._searches.insert(0, _streamlined(position, prune=prune, clock=clock))
+            self._turns.insert(0, self.QUANTUM)
+            if position.rules.redeals is None:
+                # the portfolio: the sound space best-first as well
+                self._searches.append(_Search(position, prune=prune, strategy="best",
+                                              clock=clock))
+                self._turns.append(self.QUANTUM)
         self._turn = 0
-        self._left = self.QUANTUM
+        self._left = self._turns[0]
         self._spent = 0                 # states of the searches already dropped
         self.seconds = 0.0
         self.result: SolveResult | None = None
         for s in self._searches:
-            if s.result is not None and s.result.result == "won":
+            if s.result is not None and (s.result.result == "won" or s is self._sound):
                 self.result = s.result
                 break
 
@@ -1100,15 +1203,16 @@ class Solver(_Sliced):
             if res is not None:
                 if res.result == "won" or s is self._sound:
                     return self._finish(res.result, res.moves, t0)
-                # the streamlined space is exhausted: that proves nothing
+                # another space is exhausted: leave the proof to the sound one
                 self._spent += s.states
+                del self._turns[self._searches.index(s)]
                 self._searches.remove(s)
                 self._turn = 0
-                self._left = self.QUANTUM
+                self._left = self._turns[0]
                 continue
             if self._left <= 0:
                 self._turn = (self._turn + 1) % len(self._searches)
-                self._left = self.QUANTUM
+                self._left = self._turns[self._turn]
             if self.max_states is not None and self.states >= self.max_states:
                 return self._finish("unknown", [], t0)
             if self.max_seconds is not None and self.seconds + clock() - t0 >= self.max_seconds:
