@@ -12,7 +12,7 @@ import pytest
 from kosynka.cards import parse_card
 from kosynka.game import Game
 from kosynka.position import Position, Rules
-from kosynka.solver import (ALL_PRUNING, Solver, VerifiedDealSearch, _safe, _streamlined,
+from kosynka.solver import (ALL_PRUNING, Solver, VerifiedDealSearch, _safe, streamlined_search,
                             _talon_reach, solve, verified_deal)
 
 
@@ -82,7 +82,7 @@ def test_won_only_through_foundation_to_column():
     assert res.moves.index("5h>2") < res.moves.index("4s>2")
     # the streamlined search never returns a card from a foundation; its
     # exhausted space is not a verdict: the sound search above still won
-    assert _streamlined(p).run().result != "won"
+    assert streamlined_search(p).run().result != "won"
 
 
 def test_won_only_by_a_talon_card_with_a_run_put_on_it_at_once():
@@ -223,7 +223,7 @@ def test_verified_deal_deterministic_and_sliced():
         got = search.step(200)
     assert got[0] == n and got[1].moves == res.moves
     for k in range(8, n):               # the skipped ones are not won within the budget
-        assert _streamlined(Position.deal(k, rules), max_states=3000).run().result != "won"
+        assert streamlined_search(Position.deal(k, rules), max_states=3000).run().result != "won"
 
 
 def test_safe_rule():
