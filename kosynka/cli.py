@@ -170,7 +170,15 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from . import serve
+    """The dev server lives outside the engine, in the repository's ``tools/``
+    (it is no part of the app): imported only when asked for."""
+    try:
+        from tools import serve
+    except ModuleNotFoundError as e:
+        if e.name not in ("tools", "tools.serve"):
+            raise
+        raise UsageError("serve runs from a Kosynka checkout (its tools/ folder is missing)"
+                         ) from None
     return serve.main(args.rest)
 
 
