@@ -34,7 +34,7 @@ from typing import Callable
 from ..deals import MAX_DEAL
 from ..messages import MessageError
 from ..solver import VERIFY_STATES, verified_deal
-from . import protocol
+import kosynka.race.protocol as protocol
 from .table import HOST, RaceError, Table
 from .transport import CLOSED, DROPPED, Link
 

@@ -28,7 +28,7 @@ from typing import Callable
 from ..game import Game
 from ..messages import MessageError
 from ..position import IllegalMoveError, InvalidMoveError, Position, Rules
-from . import protocol
+import kosynka.race.protocol as protocol
 from .table import RACING, RaceError, progress
 from .transport import OPEN, Link
 
