@@ -56,7 +56,7 @@ class Player:
         self.rejects: list[dict] = []       # our own messages the host refused
         self.on_change: Callable[[], None] = _ignore
         self._id = 0                        # our last message id
-        self._pending: list[dict] = []      # sent, not yet acknowledged: {id, text, digest, move}
+        self._pending: list[dict] = []      # not yet acknowledged: {id, text, digest, move, race, via}
         self._state = -1                    # the newest view's state number
         self._awaiting = None               # id of the join/sync whose answer we wait for
 
@@ -86,12 +86,18 @@ class Player:
         if self.connected:
             self.link.send(text)
 
+    def _resend(self, p: dict) -> None:
+        self._raw(p["text"])
+        p["via"] = self.link if self.connected else None
+
     def _send(self, build, *args, move: str | None = None) -> None:
+        if self.pid is None:
+            raise RaceError("join/first", "not at the table yet")
         self._id += 1
         text = build(self._id, self.pid, *args)
         self._pending.append({"id": self._id, "text": text, "digest": protocol.digest(text),
-                              "move": move, "race": self.race})
-        self._raw(text)
+                              "move": move, "race": self.race, "via": None})
+        self._resend(self._pending[-1])
 
     def _request_sync(self) -> None:
         self._pending = []
@@ -185,7 +191,8 @@ class Player:
                     self._request_sync()
                     return
         for p in self._pending:
-            self._raw(p["text"])
+            if p["via"] is not self.link:          # sent before this link, or not at all
+                self._resend(p)
         self._follow_race()
 
     def _replay(self, deal: int, draw: int, log: list[str]) -> Game:
@@ -230,7 +237,7 @@ class Player:
         if code == "seq/gap":
             for p in self._pending:
                 if p["id"] <= mine["id"]:
-                    self._raw(p["text"])
+                    self._resend(p)
             return
         self.rejects.append({"id": mine["id"], "code": code, "detail": msg["detail"]})
         self._request_sync()
