@@ -10,8 +10,10 @@ host's answers:
   anything else — e.g. the answer to someone's forgery — is ignored):
   ``seq/duplicate`` → nothing (the ack will come); ``seq/gap`` (an earlier
   message got overtaken) → send the pending ones again up to it; any other
-  reason → ask for a ``sync``: the host forgets what is pending and sends the
-  player's game as it holds it;
+  reason (e.g. ``draw/stale``: the offer was gone when our answer came) →
+  ask for a ``sync``: the host forgets what we sent after its ack and sends
+  our game as it holds it; the actions we sent after the refused one are
+  then made again on that copy, as new messages, those still legal;
 - ``sync`` (after a join or a sync request): the local game becomes the host's
   copy, then the still pending moves are played again on it and sent again;
 - a view whose ack covers everything sent but whose move count differs from
@@ -59,6 +61,7 @@ class Player:
         self._pending: list[dict] = []      # not yet acknowledged: {id, text, digest, move, race, via}
         self._state = -1                    # the newest view's state number
         self._awaiting = None               # id of the join/sync whose answer we wait for
+        self._reissue: list[dict] = []      # actions to make again once the sync is in
 
     # ----------------------------------------------------------- link
     def connect(self, link: Link) -> None:
@@ -96,10 +99,15 @@ class Player:
         self._id += 1
         text = build(self._id, self.pid, *args)
         self._pending.append({"id": self._id, "text": text, "digest": protocol.digest(text),
-                              "move": move, "race": self.race, "via": None})
+                              "build": build, "args": args, "move": move, "race": self.race,
+                              "via": None})
         self._resend(self._pending[-1])
 
-    def _request_sync(self) -> None:
+    def _request_sync(self, reissue=()) -> None:
+        """Ask for our game as the host holds it; the host forgets what we sent
+        before. ``reissue``: pending actions to make again on the host's copy
+        after the sync, as new messages (those still legal)."""
+        self._reissue = [p for p in reissue if p["build"] is not protocol.sync_request]
         self._pending = []
         self._send(protocol.sync_request)
         self._awaiting = self._id
@@ -123,10 +131,13 @@ class Player:
             raise RaceError("move/undo", "no undo in a race (N10)")
         if not self.racing:
             raise RaceError("race/out", "not racing now")
+        self._move(move)
+        self.on_change()
+
+    def _move(self, move: str) -> None:
         self.game.play(move)
         claim = progress(self.game.position, self.game.moves)
         self._send(protocol.move, self.race, move, claim, move=move)
-        self.on_change()
 
     def set_ready(self, ready: bool = True) -> None:
         self._send(protocol.ready, ready)
@@ -165,7 +176,8 @@ class Player:
 
     def _on_welcome(self, msg: dict) -> None:
         if msg["pid"] != self.pid:        # a seat of our own (new, or the old one expired)
-            self.pid, self._pending, self.game, self.race = msg["pid"], [], None, 0
+            self.pid, self._pending, self._reissue = msg["pid"], [], []
+            self.game, self.race = None, 0
         self.token, self.error = msg["token"], None
         self._acked(msg["ack"])
 
@@ -181,18 +193,27 @@ class Player:
         self._pending = [p for p in self._pending if p["id"] > self.ack]
         self.race = msg["race"]
         self.game = None if msg["deal"] is None else self._replay(msg["deal"], msg["draw"], msg["log"])
-        for i, p in enumerate(self._pending):
+        for i, p in enumerate(self._pending):      # what the host has not had yet
             if p["move"] is not None:
                 try:
                     if self.game is None or p["race"] != self.race:
-                        raise IllegalMoveError("no game")
+                        raise IllegalMoveError("not in this race")
                     self.game.play(p["move"])
                 except (IllegalMoveError, InvalidMoveError):
-                    self._request_sync()
+                    self._request_sync(self._pending[i + 1:])
                     return
         for p in self._pending:
             if p["via"] is not self.link:          # sent before this link, or not at all
                 self._resend(p)
+        reissue, self._reissue = self._reissue, []
+        for p in reissue:
+            try:
+                if p["move"] is None:
+                    self._send(p["build"], *p["args"])
+                elif self.game is not None and p["race"] == self.race:
+                    self._move(p["move"])
+            except (IllegalMoveError, InvalidMoveError):
+                pass                                 # no longer legal here: dropped
         self._follow_race()
 
     def _replay(self, deal: int, draw: int, log: list[str]) -> Game:
@@ -240,4 +261,4 @@ class Player:
                     self._resend(p)
             return
         self.rejects.append({"id": mine["id"], "code": code, "detail": msg["detail"]})
-        self._request_sync()
+        self._request_sync([p for p in self._pending if p["id"] > mine["id"]])

@@ -88,7 +88,6 @@ class Member:
     pid: int
     name: str
     seat: int | None                 # 0–3, None for a spectator
-    joined: int                      # order of arrival
     ready: bool = False
     connected: bool = True
     dropped_at: float | None = None
@@ -125,7 +124,7 @@ class Table:
         name = check_name(name)
         pid = self._joined
         self._joined += 1
-        m = Member(pid, name, None, pid)
+        m = Member(pid, name, None)
         self.members[pid] = m
         if self.phase == LOBBY and len(self.seated()) < MAX_SEATS:
             m.seat = self._free_seat()
@@ -398,7 +397,7 @@ class Table:
         self._fill_seats()
 
     def _fill_seats(self) -> None:
-        for m in sorted(self.members.values(), key=lambda m: m.joined):
+        for m in sorted(self.members.values(), key=lambda m: m.pid):   # order of arrival
             if m.seat is None and len(self.seated()) < MAX_SEATS:
                 m.seat, m.status, m.game = self._free_seat(), "waiting", None
 
@@ -446,7 +445,7 @@ class Table:
         """What member ``pid`` is shown (N2): everyone's counters, no one's
         cards — until the race is over, when every table is shown."""
         players = []
-        for m in sorted(self.members.values(), key=lambda m: (m.seat is None, m.seat or 0, m.joined)):
+        for m in sorted(self.members.values(), key=lambda m: (m.seat is None, m.seat or 0, m.pid)):
             row = {"pid": m.pid, "name": m.name, "seat": m.seat, "host": m.pid == HOST,
                    "ready": m.ready, "connected": m.connected, "status": m.status,
                    "out": m.out, "score": m.score}
