@@ -25,6 +25,7 @@ The host's page::
     host.again(); host.change_settings()    # N11, once the race is over
     host.tick()                             # call at host.next_deadline() (setTimeout), or every second
     host.view(); host.game                  # the host's own view and game
+    host.rejected; host.log                 # refused messages: count by code; who, when, why
 
 ``host.start()``/``again()`` run the verified-deal search at once (tens of
 ms); a page that searched in slices before (``solver.VerifiedDealSearch``)
@@ -39,7 +40,8 @@ A friend's page::
     player.set_ready(True)                  # N3
     player.play("Th>4")                     # local game at once; raises IllegalMoveError etc.
     player.offer_draw(); player.answer_draw(False); player.resign()
-    player.game                             # our own Game (None while watching)
+    player.game                             # our own Game (None while watching); paint it,
+                                            # but no hints (Game.targets) in a race (N10)
     player.view                             # the host's view: phase, players' counters, offer …
     player.standings                        # the host's standings once the race is over
     player.error                            # why we were not seated ("update Kosynka" …)

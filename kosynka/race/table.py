@@ -114,7 +114,7 @@ class Table:
         self.standings: list[dict] | None = None
         self.now = now
         self._offers = 0
-        self._joined = 0
+        self._next_pid = 0
         self.join(host_name, now)
 
     # ----------------------------------------------------------- members
@@ -122,8 +122,8 @@ class Table:
         """A newcomer: seated while the lobby has room (N1), else a spectator."""
         self._advance(now)
         name = check_name(name)
-        pid = self._joined
-        self._joined += 1
+        pid = self._next_pid
+        self._next_pid += 1
         m = Member(pid, name, None)
         self.members[pid] = m
         if self.phase == LOBBY and len(self.seated()) < MAX_SEATS:
@@ -139,6 +139,10 @@ class Table:
     def racers(self) -> list[Member]:
         """The players of the current (or last) race, by seat."""
         return [m for m in self.seated() if m.game is not None]
+
+    def still_racing(self) -> list[Member]:
+        """The racers not out (N7: those whose agreement a draw needs)."""
+        return [m for m in self.racers() if m.status == "racing"]
 
     def member(self, pid: int) -> Member:
         m = self.members.get(pid)
@@ -300,7 +304,7 @@ class Table:
         self._check_offer(now)
 
     def _check_offer(self, now: float) -> None:
-        racing = [m for m in self.racers() if m.status == "racing"]
+        racing = self.still_racing()
         if self.offer and all(m.pid in self.offer["agreed"] for m in racing):
             self._end(now, drawn=racing)
 
@@ -311,7 +315,7 @@ class Table:
 
     def _out(self, m: Member, why: str, now: float) -> None:
         m.status, m.out, m.out_at = "resigned", why, now
-        racing = [r for r in self.racers() if r.status == "racing"]
+        racing = self.still_racing()
         if len(racing) == 1:
             self._end(now, winners=racing)
         elif self.offer and self.offer["by"] == m.pid:
@@ -330,7 +334,7 @@ class Table:
     def _time_up(self, now: float) -> None:
         """N4: most cards on foundations, then most face-up cards in columns;
         still tied among the best → a draw between them."""
-        racing = [m for m in self.racers() if m.status == "racing"]
+        racing = self.still_racing()
         key = {m.pid: (_progress(m.game)["foundation"], _progress(m.game)["face_up"])
                for m in racing}
         best = max(key.values())
