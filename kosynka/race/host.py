@@ -9,8 +9,9 @@ nothing else changes and the table runs on for everyone:
 1. the envelope and fields (:func:`protocol.parse_to_host`): ``msg/not_text``,
    ``msg/too_big``, ``msg/not_json``, ``msg/not_object``, ``msg/version``,
    ``msg/id``, ``msg/kind``, ``msg/field``. On a link that has not joined, a
-   version mismatch is answered by ``refuse`` ("update Kosynka") and the link
-   is closed: that peer is not seated;
+   version mismatch is answered by ``refuse`` ("update Kosynka"): that peer
+   is not seated (the link stays open — closing it would let anyone's garbage
+   cut a friend's fresh link before their join arrives);
 2. the link has joined (``join/first``), and only once (``join/again``); a
    comeback names its seat with the secret token it was given (``join/token``);
 3. the sender: ``pid`` is the seat of this link (``sender/wrong``);
@@ -100,7 +101,7 @@ class Host:
         self._send(conn, protocol.reject(self.state, ref, protocol.digest(text), code, detail))
 
     def _refuse(self, conn: _Conn, code: str, detail: str) -> None:
-        """Not seated: told why (the link stays for another try unless closed)."""
+        """Not seated: told why (the link stays open for another try)."""
         self._refused(conn, code, detail)
         self._send(conn, protocol.refuse(self.state, code, detail))
 
@@ -112,7 +113,6 @@ class Host:
         except MessageError as e:
             if conn.pid is None and e.code == "msg/version":
                 self._refuse(conn, e.code, e.detail)
-                conn.link.close()
             else:
                 self._reject(conn, None, text, e.code, e.detail)
             return

@@ -123,7 +123,7 @@ def _forger(player: Player, links: dict, seat: int, players: int, rng: random.Ra
             lambda: "".join(chr(rng.randrange(32, 0x3000)) for _ in range(rng.randrange(1, 60))),
             lambda: P.resign(n, pid).replace('"v":1', '"v":2'),
             lambda: json.dumps({"v": 1, "id": n, "kind": "win", "pid": pid}),
-            lambda: P.join(n, "Again", pid, player.token),
+            lambda: P.join(n, "Again", pid, "0" * 16),     # a second join, or a wrong token
             lambda: P.resign(player.ack, pid),            # a replay: id already taken
         ]
         links[seat].send(rng.choice(forgeries)())
