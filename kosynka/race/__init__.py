@@ -54,6 +54,29 @@ since Start), ``ends_in`` (s left, timed), ``players`` (``pid``, ``name``,
 ``standings`` (``pid``, ``name``, ``place``, ``result`` won/lost/draw,
 ``foundation``, ``face_up``, ``moves``, ``out``) and ``tables`` (every racer's
 position JSON, once the race is over, N2).
+
+The whole round trip, on in-memory links (:mod:`.memory`) and a fake clock:
+
+>>> from kosynka.race.memory import Network
+>>> net = Network()
+>>> host = Host("Anna", net.clock, seed=1)
+>>> host_end, boris_end = net.pair("seat1")
+>>> host.attach(host_end)
+>>> boris = Player("Boris", net.clock)
+>>> boris.connect(boris_end)
+>>> net.run()
+>>> boris.pid, [p["name"] for p in boris.view["players"]]
+(1, ['Anna', 'Boris'])
+>>> boris.set_ready(True); net.run()
+>>> host.start(); net.run()
+>>> boris.game.number == host.game.number == boris.view["deal"]
+True
+>>> boris.play("D"); net.run()
+>>> [(p["name"], p["moves"]) for p in host.view()["players"]]
+[('Anna', 0), ('Boris', 1)]
+>>> boris.resign(); net.run()
+>>> [(s["name"], s["result"]) for s in boris.standings]
+[('Anna', 'won'), ('Boris', 'lost')]
 """
 
 from .host import Host
