@@ -189,8 +189,8 @@ class Player:
         if msg["ref"] != self._awaiting:
             return
         self._awaiting = None
-        self.ack = msg["ack"]
-        self._pending = [p for p in self._pending if p["id"] > self.ack]
+        self._state = max(self._state, msg["id"])   # views older than this sync are stale
+        self._acked(msg["ack"])
         self.race = msg["race"]
         self.game = None if msg["deal"] is None else self._replay(msg["deal"], msg["draw"], msg["log"])
         for i, p in enumerate(self._pending):      # what the host has not had yet
