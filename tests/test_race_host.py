@@ -327,3 +327,14 @@ def test_a_reject_that_is_not_for_the_players_own_message_is_ignored(race):
     assert p1.rejects == [] and p1._awaiting is None
     race.run()
     assert race.host.table.members[1].game.log == LINE[:1] == p1.game.log
+
+
+def test_v1_the_host_deals_a_deal_the_solver_won_under_the_races_rules():
+    t = Table(friends=1, seed=5)
+    t.host.set_settings(3, None)
+    t.start(deal=None)
+    game = t.players[0].game
+    assert game.rules == Rules(3, None) and game.number == t.host.table.deal
+    for m in t.host.solution:
+        game.play(m)
+    assert game.is_won
