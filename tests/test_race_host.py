@@ -338,3 +338,10 @@ def test_v1_the_host_deals_a_deal_the_solver_won_under_the_races_rules():
     for m in t.host.solution:
         game.play(m)
     assert game.is_won
+
+
+def test_an_impossible_game_from_the_host_is_an_error_not_a_traceback(race):
+    p1, _ = race.players
+    p1._awaiting = p1._id                      # as if it had asked for a sync
+    race.links[0].on_message(P.sync(race.host.state, p1._id, p1.ack, 1, DEAL, 1, ["Kd>9"]))
+    assert "impossible game" in p1.error and p1.game is None

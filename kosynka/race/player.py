@@ -192,7 +192,12 @@ class Player:
         self._state = max(self._state, msg["id"])   # views older than this sync are stale
         self._acked(msg["ack"])
         self.race = msg["race"]
-        self.game = None if msg["deal"] is None else self._replay(msg["deal"], msg["draw"], msg["log"])
+        try:
+            self.game = (None if msg["deal"] is None
+                         else self._replay(msg["deal"], msg["draw"], msg["log"]))
+        except (IllegalMoveError, InvalidMoveError, ValueError) as e:
+            self.game, self.error = None, f"the host sent an impossible game: {e}"
+            return
         for i, p in enumerate(self._pending):      # what the host has not had yet
             if p["move"] is not None:
                 try:
@@ -244,7 +249,8 @@ class Player:
         me = self._me()
         self.race = v["race"]
         self.game = (self._replay(v["deal"], v["draw"], [])
-                     if me is not None and me["status"] != "watching" else None)
+                     if me is not None and me["status"] != "watching" and v["deal"] is not None
+                     else None)
         return True
 
     def _on_reject(self, msg: dict) -> None:
