@@ -24,6 +24,7 @@ from .cli_common import (Parser, UsageError, add_rules_arguments, deal_number, o
 from .deals import deal_json
 from .game import Game
 from .position import IllegalMoveError, InvalidMoveError, InvalidPositionError, Position
+from .race.cli import add_race
 
 __all__ = ["main", "COMMANDS"]
 
@@ -246,7 +247,7 @@ def add_serve(sub) -> None:
     p.set_defaults(func=cmd_serve, takes_rest=True)
 
 
-COMMANDS = (add_deal, add_replay, add_bench, add_solve, add_serve)
+COMMANDS = (add_deal, add_replay, add_bench, add_solve, add_serve, add_race)
 """Every subcommand, in ``--help`` order: a function that adds the subcommand's
 parser to the subparsers and sets ``func`` (parsed args → exit status; raise
 :class:`~kosynka.cli_common.UsageError` for bad input). A subcommand written in
