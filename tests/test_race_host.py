@@ -107,7 +107,7 @@ def test_a_player_of_another_version_is_told_to_update_and_not_seated():
     t.run()
     (answer,) = [json.loads(x) for x in got]
     assert answer["kind"] == "refuse" and "update Kosynka" in answer["detail"]
-    assert len(t.host.table.members) == 1 and not p.connected
+    assert len(t.host.table.members) == 1
 
 
 def test_a_player_who_gets_a_host_of_another_version_says_update():
@@ -268,3 +268,80 @@ def test_draw_offers_between_players(race):
     assert [s["result"] for s in p1.standings] == ["draw"] * 3
     assert race.host.view()["phase"] == "over"
     assert HOST in [s["pid"] for s in p2.standings]
+
+
+# ---------------------------------------------------------------- the player's recovery
+def _held(race, i):
+    """Friend i's next messages are held back; returns (held texts, release)."""
+    link = race.links[i]
+    send, held = link.send, []
+    link.send = held.append
+
+    def release(order):
+        link.send = send
+        for k in order:
+            send(held[k])
+        race.run()
+    return held, release
+
+
+def test_overtaken_messages_are_sent_again_and_nothing_is_lost(race):
+    p1, _ = race.players
+    held, release = _held(race, 0)
+    p1.play(LINE[0])
+    p1.play(LINE[1])
+    release([1, 0])                            # the second arrives first: seq/gap, then resent
+    assert race.host.rejected["seq/gap"] == 1   # (and the first, resent with it, is a duplicate)
+    assert set(race.host.rejected) <= {"seq/gap", "seq/duplicate"}
+    assert race.host.table.members[1].game.log == LINE[:2] == p1.game.log
+
+
+def test_a_duplicated_message_is_refused_once_and_needs_nothing(race):
+    p1, _ = race.players
+    held, release = _held(race, 0)
+    p1.play(LINE[0])
+    release([0, 0])
+    assert race.host.rejected == {"seq/duplicate": 1}
+    assert race.host.table.members[1].game.log == LINE[:1] and p1.rejects == []
+
+
+def test_a_stale_draw_answer_brings_a_sync_and_the_moves_after_it_are_made_again(race):
+    p1, p2 = race.players
+    p1.offer_draw()
+    race.run()
+    race.host.play(LINE[0])                    # cancels the offer (N7); p2 does not know yet
+    p2.answer_draw(True)
+    p2.play(LINE[0])
+    p2.play(LINE[1])
+    race.run()
+    assert [r["code"] for r in p2.rejects] == ["draw/stale"]
+    assert race.host.table.members[2].game.log == LINE[:2] == p2.game.log
+    assert race.host.table.phase == "racing"
+
+
+def test_a_reject_that_is_not_for_the_players_own_message_is_ignored(race):
+    p1, _ = race.players
+    p1.play(LINE[0])                           # pending, id n
+    n = p1._id
+    race.links[0].on_message(P.reject(race.host.state, n, "0" * 16, "move/illegal", "forged"))
+    assert p1.rejects == [] and p1._awaiting is None
+    race.run()
+    assert race.host.table.members[1].game.log == LINE[:1] == p1.game.log
+
+
+def test_v1_the_host_deals_a_deal_the_solver_won_under_the_races_rules():
+    t = Table(friends=1, seed=5)
+    t.host.set_settings(3, None)
+    t.start(deal=None)
+    game = t.players[0].game
+    assert game.rules == Rules(3, None) and game.number == t.host.table.deal
+    for m in t.host.solution:
+        game.play(m)
+    assert game.is_won
+
+
+def test_an_impossible_game_from_the_host_is_an_error_not_a_traceback(race):
+    p1, _ = race.players
+    p1._awaiting = p1._id                      # as if it had asked for a sync
+    race.links[0].on_message(P.sync(race.host.state, p1._id, p1.ack, 1, DEAL, 1, ["Kd>9"]))
+    assert "impossible game" in p1.error and p1.game is None

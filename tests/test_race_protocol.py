@@ -7,6 +7,9 @@ from hypothesis import given, settings, strategies as st
 
 from kosynka.messages import MessageError
 from kosynka.race import protocol as P
+from kosynka.race.table import Table
+
+VIEW = Table("Host", 0.0).view(0)
 
 
 def code(text):
@@ -33,7 +36,7 @@ def test_every_player_message_round_trips(text):
 
 @pytest.mark.parametrize("text", [
     P.welcome(1, 2, "ab", 0), P.refuse(0, "msg/version", "update Kosynka"),
-    P.view(9, 3, {"phase": "lobby", "players": []}), P.sync(4, 3, 3, 1, 7, 3, ["D", "Ah>F"]),
+    P.view(9, 3, VIEW), P.sync(4, 3, 3, 1, 7, 3, ["D", "Ah>F"]),
     P.reject(5, None, None, "msg/not_json", "not JSON"),
 ])
 def test_every_host_message_round_trips(text):
@@ -93,7 +96,21 @@ def test_another_version_is_told_to_update():
     assert "update Kosynka" in e.value.detail
 
 
-@settings(max_examples=150, deadline=None)
+@pytest.mark.parametrize("text", [
+    P.view(9, 3, {"phase": "lobby", "players": []}),
+    P.view(9, 3, {**VIEW, "race": "1"}),
+    P.view(9, 3, {**VIEW, "players": [{"pid": 0}]}),
+    P.view(9, 3, {**VIEW, "offer": {"by": 1}}),
+    P.sync(4, 3, 3, 1, 7, 2, []),
+    P.sync(4, 3, 3, 1, 7, 3, ["D", 5]),
+])
+def test_a_host_message_of_the_wrong_shape_is_refused(text):
+    with pytest.raises(MessageError) as e:
+        P.parse_to_player(text)
+    assert e.value.code == "msg/field"
+
+
+@settings(max_examples=100, deadline=None)
 @given(st.one_of(st.text(max_size=300), st.binary(max_size=50),
                  st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=10),
                               lambda c: st.lists(c, max_size=4)

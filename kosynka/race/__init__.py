@@ -25,6 +25,7 @@ The host's page::
     host.again(); host.change_settings()    # N11, once the race is over
     host.tick()                             # call at host.next_deadline() (setTimeout), or every second
     host.view(); host.game                  # the host's own view and game
+    host.rejected; host.log                 # refused messages: count by code; who, when, why
 
 ``host.start()``/``again()`` run the verified-deal search at once (tens of
 ms); a page that searched in slices before (``solver.VerifiedDealSearch``)
@@ -39,7 +40,8 @@ A friend's page::
     player.set_ready(True)                  # N3
     player.play("Th>4")                     # local game at once; raises IllegalMoveError etc.
     player.offer_draw(); player.answer_draw(False); player.resign()
-    player.game                             # our own Game (None while watching)
+    player.game                             # our own Game (None while watching); paint it,
+                                            # but no hints (Game.targets) in a race (N10)
     player.view                             # the host's view: phase, players' counters, offer …
     player.standings                        # the host's standings once the race is over
     player.error                            # why we were not seated ("update Kosynka" …)
@@ -52,6 +54,29 @@ since Start), ``ends_in`` (s left, timed), ``players`` (``pid``, ``name``,
 ``standings`` (``pid``, ``name``, ``place``, ``result`` won/lost/draw,
 ``foundation``, ``face_up``, ``moves``, ``out``) and ``tables`` (every racer's
 position JSON, once the race is over, N2).
+
+The whole round trip, on in-memory links (:mod:`.memory`) and a fake clock:
+
+>>> from kosynka.race.memory import Network
+>>> net = Network()
+>>> host = Host("Anna", net.clock, seed=1)
+>>> host_end, boris_end = net.pair("seat1")
+>>> host.attach(host_end)
+>>> boris = Player("Boris", net.clock)
+>>> boris.connect(boris_end)
+>>> net.run()
+>>> boris.pid, [p["name"] for p in boris.view["players"]]
+(1, ['Anna', 'Boris'])
+>>> boris.set_ready(True); net.run()
+>>> host.start(); net.run()
+>>> boris.game.number == host.game.number == boris.view["deal"]
+True
+>>> boris.play("D"); net.run()
+>>> [(p["name"], p["moves"]) for p in host.view()["players"]]
+[('Anna', 0), ('Boris', 1)]
+>>> boris.resign(); net.run()
+>>> [(s["name"], s["result"]) for s in boris.standings]
+[('Anna', 'won'), ('Boris', 'lost')]
 """
 
 from .host import Host

@@ -9,8 +9,9 @@ nothing else changes and the table runs on for everyone:
 1. the envelope and fields (:func:`protocol.parse_to_host`): ``msg/not_text``,
    ``msg/too_big``, ``msg/not_json``, ``msg/not_object``, ``msg/version``,
    ``msg/id``, ``msg/kind``, ``msg/field``. On a link that has not joined, a
-   version mismatch is answered by ``refuse`` ("update Kosynka") and the link
-   is closed: that peer is not seated;
+   version mismatch is answered by ``refuse`` ("update Kosynka"): that peer
+   is not seated (the link stays open — closing it would let anyone's garbage
+   cut a friend's fresh link before their join arrives);
 2. the link has joined (``join/first``), and only once (``join/again``); a
    comeback names its seat with the secret token it was given (``join/token``);
 3. the sender: ``pid`` is the seat of this link (``sender/wrong``);
@@ -91,10 +92,18 @@ class Host:
     def _send(self, conn: _Conn, text: str) -> None:
         conn.link.send(text)
 
-    def _reject(self, conn: _Conn, ref: int | None, text, code: str, detail: str) -> None:
+    def _refused(self, conn: _Conn, code: str, detail: str) -> None:
         self.rejected[code] += 1
         self.log.append({"t": self.clock(), "pid": conn.pid, "code": code, "detail": detail})
+
+    def _reject(self, conn: _Conn, ref: int | None, text, code: str, detail: str) -> None:
+        self._refused(conn, code, detail)
         self._send(conn, protocol.reject(self.state, ref, protocol.digest(text), code, detail))
+
+    def _refuse(self, conn: _Conn, code: str, detail: str) -> None:
+        """Not seated: told why (the link stays open for another try)."""
+        self._refused(conn, code, detail)
+        self._send(conn, protocol.refuse(self.state, code, detail))
 
     # ----------------------------------------------------------- messages
     def _receive(self, conn: _Conn, text) -> None:
@@ -103,10 +112,7 @@ class Host:
             msg = protocol.parse_to_host(text)
         except MessageError as e:
             if conn.pid is None and e.code == "msg/version":
-                self.rejected[e.code] += 1
-                self.log.append({"t": self.clock(), "pid": None, "code": e.code, "detail": e.detail})
-                self._send(conn, protocol.refuse(self.state, e.code, e.detail))
-                conn.link.close()
+                self._refuse(conn, e.code, e.detail)
             else:
                 self._reject(conn, None, text, e.code, e.detail)
             return
@@ -172,9 +178,7 @@ class Host:
             try:
                 pid = self.table.join(msg["name"], now)
             except RaceError as e:
-                self.rejected[e.code] += 1
-                self.log.append({"t": now, "pid": None, "code": e.code, "detail": e.detail})
-                self._send(conn, protocol.refuse(self.state, e.code, e.detail))
+                self._refuse(conn, e.code, e.detail)
                 return
             self.tokens[pid] = "%016x" % self._tokens.getrandbits(64)
             self.acks[pid] = msg["id"]
@@ -242,14 +246,11 @@ class Host:
 
     def start(self, deal: int | None = None) -> None:
         """N3: start the race on ``deal`` (verified by the caller) or a fresh verified deal."""
-        self._deal_with(self.table.start, deal)
+        self._act(self.table.start, self.choose_deal if deal is None else deal)
 
     def again(self, deal: int | None = None) -> None:
         """N11: a new race with the same players, each one seat along."""
-        self._deal_with(self.table.again, deal)
-
-    def _deal_with(self, fn, deal: int | None) -> None:
-        self._act(fn, self.choose_deal if deal is None else deal)
+        self._act(self.table.again, self.choose_deal if deal is None else deal)
 
     def change_settings(self) -> None:
         self._act(self.table.change_settings)

@@ -10,8 +10,10 @@ host's answers:
   anything else — e.g. the answer to someone's forgery — is ignored):
   ``seq/duplicate`` → nothing (the ack will come); ``seq/gap`` (an earlier
   message got overtaken) → send the pending ones again up to it; any other
-  reason → ask for a ``sync``: the host forgets what is pending and sends the
-  player's game as it holds it;
+  reason (e.g. ``draw/stale``: the offer was gone when our answer came) →
+  ask for a ``sync``: the host forgets what we sent after its ack and sends
+  our game as it holds it; the actions we sent after the refused one are
+  then made again on that copy, as new messages, those still legal;
 - ``sync`` (after a join or a sync request): the local game becomes the host's
   copy, then the still pending moves are played again on it and sent again;
 - a view whose ack covers everything sent but whose move count differs from
@@ -56,9 +58,10 @@ class Player:
         self.rejects: list[dict] = []       # our own messages the host refused
         self.on_change: Callable[[], None] = _ignore
         self._id = 0                        # our last message id
-        self._pending: list[dict] = []      # sent, not yet acknowledged: {id, text, digest, move}
+        self._pending: list[dict] = []      # not yet acknowledged: {id, text, digest, move, race, via}
         self._state = -1                    # the newest view's state number
         self._awaiting = None               # id of the join/sync whose answer we wait for
+        self._reissue: list[dict] = []      # actions to make again once the sync is in
 
     # ----------------------------------------------------------- link
     def connect(self, link: Link) -> None:
@@ -86,14 +89,25 @@ class Player:
         if self.connected:
             self.link.send(text)
 
+    def _resend(self, p: dict) -> None:
+        self._raw(p["text"])
+        p["via"] = self.link if self.connected else None
+
     def _send(self, build, *args, move: str | None = None) -> None:
+        if self.pid is None:
+            raise RaceError("join/first", "not at the table yet")
         self._id += 1
         text = build(self._id, self.pid, *args)
         self._pending.append({"id": self._id, "text": text, "digest": protocol.digest(text),
-                              "move": move, "race": self.race})
-        self._raw(text)
+                              "build": build, "args": args, "move": move, "race": self.race,
+                              "via": None})
+        self._resend(self._pending[-1])
 
-    def _request_sync(self) -> None:
+    def _request_sync(self, reissue=()) -> None:
+        """Ask for our game as the host holds it; the host forgets what we sent
+        before. ``reissue``: pending actions to make again on the host's copy
+        after the sync, as new messages (those still legal)."""
+        self._reissue = [p for p in reissue if p["build"] is not protocol.sync_request]
         self._pending = []
         self._send(protocol.sync_request)
         self._awaiting = self._id
@@ -117,10 +131,13 @@ class Player:
             raise RaceError("move/undo", "no undo in a race (N10)")
         if not self.racing:
             raise RaceError("race/out", "not racing now")
+        self._move(move)
+        self.on_change()
+
+    def _move(self, move: str) -> None:
         self.game.play(move)
         claim = progress(self.game.position, self.game.moves)
         self._send(protocol.move, self.race, move, claim, move=move)
-        self.on_change()
 
     def set_ready(self, ready: bool = True) -> None:
         self._send(protocol.ready, ready)
@@ -159,7 +176,8 @@ class Player:
 
     def _on_welcome(self, msg: dict) -> None:
         if msg["pid"] != self.pid:        # a seat of our own (new, or the old one expired)
-            self.pid, self._pending, self.game, self.race = msg["pid"], [], None, 0
+            self.pid, self._pending, self._reissue = msg["pid"], [], []
+            self.game, self.race = None, 0
         self.token, self.error = msg["token"], None
         self._acked(msg["ack"])
 
@@ -171,21 +189,36 @@ class Player:
         if msg["ref"] != self._awaiting:
             return
         self._awaiting = None
-        self.ack = msg["ack"]
-        self._pending = [p for p in self._pending if p["id"] > self.ack]
+        self._state = max(self._state, msg["id"])   # views older than this sync are stale
+        self._acked(msg["ack"])
         self.race = msg["race"]
-        self.game = None if msg["deal"] is None else self._replay(msg["deal"], msg["draw"], msg["log"])
-        for i, p in enumerate(self._pending):
+        try:
+            self.game = (None if msg["deal"] is None
+                         else self._replay(msg["deal"], msg["draw"], msg["log"]))
+        except (IllegalMoveError, InvalidMoveError, ValueError) as e:
+            self.game, self.error = None, f"the host sent an impossible game: {e}"
+            return
+        for i, p in enumerate(self._pending):      # what the host has not had yet
             if p["move"] is not None:
                 try:
                     if self.game is None or p["race"] != self.race:
-                        raise IllegalMoveError("no game")
+                        raise IllegalMoveError("not in this race")
                     self.game.play(p["move"])
                 except (IllegalMoveError, InvalidMoveError):
-                    self._request_sync()
+                    self._request_sync(self._pending[i + 1:])
                     return
         for p in self._pending:
-            self._raw(p["text"])
+            if p["via"] is not self.link:          # sent before this link, or not at all
+                self._resend(p)
+        reissue, self._reissue = self._reissue, []
+        for p in reissue:
+            try:
+                if p["move"] is None:
+                    self._send(p["build"], *p["args"])
+                elif self.game is not None and p["race"] == self.race:
+                    self._move(p["move"])
+            except (IllegalMoveError, InvalidMoveError):
+                pass                                 # no longer legal here: dropped
         self._follow_race()
 
     def _replay(self, deal: int, draw: int, log: list[str]) -> Game:
@@ -216,7 +249,8 @@ class Player:
         me = self._me()
         self.race = v["race"]
         self.game = (self._replay(v["deal"], v["draw"], [])
-                     if me is not None and me["status"] != "watching" else None)
+                     if me is not None and me["status"] != "watching" and v["deal"] is not None
+                     else None)
         return True
 
     def _on_reject(self, msg: dict) -> None:
@@ -230,7 +264,7 @@ class Player:
         if code == "seq/gap":
             for p in self._pending:
                 if p["id"] <= mine["id"]:
-                    self._raw(p["text"])
+                    self._resend(p)
             return
         self.rejects.append({"id": mine["id"], "code": code, "detail": msg["detail"]})
-        self._request_sync()
+        self._request_sync([p for p in self._pending if p["id"] > mine["id"]])

@@ -190,10 +190,24 @@ def _check_sync(m: dict) -> None:
         raise _bad("sync", "draw 1 or 3 and a log of moves")
 
 
+VIEW_FIELDS = {"you": int, "phase": str, "race": int, "deal": (int, type(None)), "draw": int,
+               "players": list, "offer": (dict, type(None)), "standings": (list, type(None))}
+ROW_FIELDS = {"pid": int, "seat": (int, type(None)), "status": str, "moves": int}
+
+
+def _fits(obj, fields: dict) -> bool:
+    return isinstance(obj, dict) and all(
+        k in obj and isinstance(obj[k], t) and not isinstance(obj[k], bool)
+        for k, t in fields.items())
+
+
 def _check_view(m: dict) -> None:
     v = m["view"]
-    if not isinstance(v.get("players"), list) or not isinstance(v.get("phase"), str):
-        raise _bad("view", "a table view has players and a phase")
+    if not _fits(v, VIEW_FIELDS) or not all(_fits(r, ROW_FIELDS) for r in v["players"]):
+        raise _bad("view", "a table view as Table.view makes it")
+    offer = v["offer"]
+    if offer is not None and not (_fits(offer, {"id": int, "agreed": list})):
+        raise _bad("view", "an offer has an id and who agreed")
 
 
 _PLAYER_CHECKS = {"sync": _check_sync, "view": _check_view}

@@ -123,7 +123,7 @@ def _forger(player: Player, links: dict, seat: int, players: int, rng: random.Ra
             lambda: "".join(chr(rng.randrange(32, 0x3000)) for _ in range(rng.randrange(1, 60))),
             lambda: P.resign(n, pid).replace('"v":1', '"v":2'),
             lambda: json.dumps({"v": 1, "id": n, "kind": "win", "pid": pid}),
-            lambda: P.join(n, "Again", pid, player.token),
+            lambda: P.join(n, "Again", pid, "0" * 16),     # a second join, or a wrong token
             lambda: P.resign(player.ack, pid),            # a replay: id already taken
         ]
         links[seat].send(rng.choice(forgeries)())
@@ -132,8 +132,12 @@ def _forger(player: Player, links: dict, seat: int, players: int, rng: random.Ra
 
 
 def simulate(players: int = 2, kind: str = "last", draw: int = 1, seed: int = 0,
-             faults: float = 0.0, hostile: int | None = None) -> dict:
-    """Run one race of bots; see the module docstring. ``kind`` is a key of :data:`KINDS`."""
+             faults: float = 0.0, hostile: int | None = None,
+             drops: list[tuple[int, float, float]] | None = None) -> dict:
+    """Run one race of bots; see the module docstring. ``kind`` is a key of
+    :data:`KINDS`. ``drops`` — ``(seat, at, for)``: friend ``seat``'s
+    connection drops ``at`` s after the start and comes back ``for`` s later
+    — replaces the drops drawn from the seed."""
     net = Network(seed=seed, faults=faults)
     host = Host("Host", net.clock, seed=seed)
     friends = [Player(f"Bot {i}", net.clock) for i in range(1, players)]
@@ -156,7 +160,7 @@ def simulate(players: int = 2, kind: str = "last", draw: int = 1, seed: int = 0,
     host.on_change = pump
     for seat in range(1, players):
         connect(seat)
-    net.run(stop=lambda: all(f.view is not None for f in friends))
+    net.run(stop=lambda: all(f.pid is not None for f in friends))
     host.set_settings(draw, KINDS[kind])
     for f in friends:
         f.set_ready(True)
@@ -178,16 +182,20 @@ def simulate(players: int = 2, kind: str = "last", draw: int = 1, seed: int = 0,
                    rng.uniform(0.8, 1.6), forge)
         bot.schedule()
 
-    drops = random.Random(f"{seed}/drops")
-    for seat in range(1, players):
-        at = net.now
-        for _ in range(2):
-            if drops.random() < 2 * faults:
-                at += drops.uniform(5, 150)
-                back = at + drops.uniform(2, 40)
-                net.at(at, lambda s=seat: net.cut(links[s]))
-                net.at(back, lambda s=seat: connect(s))
-                at = back
+    if drops is None:
+        drops = []
+        rng = random.Random(f"{seed}/drops")
+        for seat in range(1, players):
+            at = 0.0
+            for _ in range(2):
+                if rng.random() < 2 * faults:
+                    at += rng.uniform(5, 150)
+                    drops.append((seat, at, rng.uniform(2, 40)))
+                    at += drops[-1][2]
+    start = net.now
+    for seat, at, down_for in drops:
+        net.at(start + at, lambda s=seat: links[s].connected and net.cut(links[s]))
+        net.at(start + at + down_for, lambda s=seat: links[s].connected or connect(s))
 
     net.run(until=TIME_LIMIT)
     views = {"host": host.view()["standings"]}

@@ -88,7 +88,6 @@ class Member:
     pid: int
     name: str
     seat: int | None                 # 0–3, None for a spectator
-    joined: int                      # order of arrival
     ready: bool = False
     connected: bool = True
     dropped_at: float | None = None
@@ -115,7 +114,7 @@ class Table:
         self.standings: list[dict] | None = None
         self.now = now
         self._offers = 0
-        self._joined = 0
+        self._next_pid = 0
         self.join(host_name, now)
 
     # ----------------------------------------------------------- members
@@ -123,9 +122,9 @@ class Table:
         """A newcomer: seated while the lobby has room (N1), else a spectator."""
         self._advance(now)
         name = check_name(name)
-        pid = self._joined
-        self._joined += 1
-        m = Member(pid, name, None, pid)
+        pid = self._next_pid
+        self._next_pid += 1
+        m = Member(pid, name, None)
         self.members[pid] = m
         if self.phase == LOBBY and len(self.seated()) < MAX_SEATS:
             m.seat = self._free_seat()
@@ -140,6 +139,10 @@ class Table:
     def racers(self) -> list[Member]:
         """The players of the current (or last) race, by seat."""
         return [m for m in self.seated() if m.game is not None]
+
+    def still_racing(self) -> list[Member]:
+        """The racers not out (N7: those whose agreement a draw needs)."""
+        return [m for m in self.racers() if m.status == "racing"]
 
     def member(self, pid: int) -> Member:
         m = self.members.get(pid)
@@ -301,7 +304,7 @@ class Table:
         self._check_offer(now)
 
     def _check_offer(self, now: float) -> None:
-        racing = [m for m in self.racers() if m.status == "racing"]
+        racing = self.still_racing()
         if self.offer and all(m.pid in self.offer["agreed"] for m in racing):
             self._end(now, drawn=racing)
 
@@ -312,7 +315,7 @@ class Table:
 
     def _out(self, m: Member, why: str, now: float) -> None:
         m.status, m.out, m.out_at = "resigned", why, now
-        racing = [r for r in self.racers() if r.status == "racing"]
+        racing = self.still_racing()
         if len(racing) == 1:
             self._end(now, winners=racing)
         elif self.offer and self.offer["by"] == m.pid:
@@ -331,7 +334,7 @@ class Table:
     def _time_up(self, now: float) -> None:
         """N4: most cards on foundations, then most face-up cards in columns;
         still tied among the best → a draw between them."""
-        racing = [m for m in self.racers() if m.status == "racing"]
+        racing = self.still_racing()
         key = {m.pid: (_progress(m.game)["foundation"], _progress(m.game)["face_up"])
                for m in racing}
         best = max(key.values())
@@ -398,7 +401,7 @@ class Table:
         self._fill_seats()
 
     def _fill_seats(self) -> None:
-        for m in sorted(self.members.values(), key=lambda m: m.joined):
+        for m in sorted(self.members.values(), key=lambda m: m.pid):   # order of arrival
             if m.seat is None and len(self.seated()) < MAX_SEATS:
                 m.seat, m.status, m.game = self._free_seat(), "waiting", None
 
@@ -446,7 +449,7 @@ class Table:
         """What member ``pid`` is shown (N2): everyone's counters, no one's
         cards — until the race is over, when every table is shown."""
         players = []
-        for m in sorted(self.members.values(), key=lambda m: (m.seat is None, m.seat or 0, m.joined)):
+        for m in sorted(self.members.values(), key=lambda m: (m.seat is None, m.seat or 0, m.pid)):
             row = {"pid": m.pid, "name": m.name, "seat": m.seat, "host": m.pid == HOST,
                    "ready": m.ready, "connected": m.connected, "status": m.status,
                    "out": m.out, "score": m.score}
