@@ -349,10 +349,11 @@ def test_an_impossible_game_from_the_host_is_an_error_not_a_traceback(race):
 
 def test_n9_a_friend_who_never_comes_back_is_resigned_by_the_hosts_tick(race):
     p1, p2 = race.players
+    cut_at = race.net.now
     race.net.cut(race.links[0])
     race.run()
     deadline = race.host.next_deadline()
-    assert deadline == race.net.now + GRACE
+    assert deadline == cut_at + GRACE
     race.net.at(deadline, race.host.tick)
     race.run()
     row = next(r for r in p2.view["players"] if r["pid"] == p1.pid)
