@@ -119,3 +119,40 @@ def places(pos, geom: Geometry, card_of) -> dict[int, Place]:
             out[c] = Place(f"t{col + 1}", i, 0, y, i >= down)
             y += fd if i < down else fu
     return out
+
+
+# ------------------------------------------------------------ piles by name
+# The DOM names piles ``stock``, ``waste``, ``f1``–``f4`` (♠♥♦♣) and ``t1``–``t7``;
+# the engine numbers them (``kosynka.position``: columns 0–6, WASTE, FOUNDATION + s,
+# STOCK). These two maps are the only translation between the names.
+PILES = ("stock", "waste", "f1", "f2", "f3", "f4", "t1", "t2", "t3", "t4", "t5", "t6", "t7")
+_ENGINE = {"waste": 7, "stock": 12, **{f"f{k + 1}": 8 + k for k in range(4)},
+           **{f"t{i + 1}": i for i in range(7)}}
+
+
+def engine_pile(name: str) -> int:
+    """The engine's pile number of a DOM pile name (``t1`` → 0, ``waste`` → 7, …)."""
+    return _ENGINE[name]
+
+
+def dest_pile(card: int, dest: str) -> str:
+    """The pile a move's destination in notation (``F``, ``1``–``7``) names for ``card``."""
+    return f"f{(card & 3) + 1}" if dest == "F" else f"t{dest}"
+
+
+def hit(geom: Geometry, placed: dict[int, Place], x: float, y: float) -> tuple[str | None, int | None]:
+    """``(pile, index)`` at table point ``(x, y)`` where the cards *are in the game*
+    (``placed`` from :func:`places`), whatever an animation shows at that instant:
+    the pile whose box holds the point, and the topmost of its cards whose face holds
+    it (None on the pile's bare ground); ``(None, None)`` off every pile."""
+    for name in PILES:
+        bx, by, bw, bh = geom.pile_box(name)
+        if bx <= x < bx + bw and by <= y < by + bh:
+            best = None
+            for c, p in placed.items():
+                if (p.pile == name and bx + p.x <= x < bx + p.x + geom.cw
+                        and by + p.y <= y < by + p.y + geom.ch
+                        and (best is None or p.index > best)):
+                    best = p.index
+            return name, best
+    return None, None

@@ -29,6 +29,9 @@ import json
 from dataclasses import dataclass, asdict
 from typing import Any, Protocol
 
+from kosynka import variants
+from kosynka.position import Rules
+
 SETTINGS_KEY = "kosynka.settings"
 GAME_KEY = "kosynka.game"
 RECORDS_KEY = "kosynka.records"
@@ -60,8 +63,8 @@ class MemoryBackend:
 
 
 def variant_key(draw: int, redeals: int | None) -> str:
-    """Records key of a variant: ``d1``/``d3`` for Classic, ``d3r2`` when limited (T2)."""
-    return f"d{draw}" if redeals is None else f"d{draw}r{redeals}"
+    """Records key of a variant (T2), as the engine writes it (``kosynka.variants.key``)."""
+    return variants.key(Rules(draw, redeals))
 
 
 @dataclass
@@ -78,10 +81,12 @@ class Settings:
         if not isinstance(d, dict):
             raise ValueError("settings are not an object")
         s = cls()
-        if d.get("draw") in (1, 3):
-            s.draw = d["draw"]
-        if d.get("redeals") in REDEAL_CHOICES:
-            s.redeals = d["redeals"]
+        try:  # the variant as a whole, read by the engine; a bad one keeps the default
+            rules = variants.from_fields(d.get("draw"), d.get("redeals"))
+            if rules.redeals in REDEAL_CHOICES:
+                s.draw, s.redeals = rules.draw, rules.redeals
+        except ValueError:
+            pass
         if isinstance(d.get("score"), bool):
             s.score = d["score"]
         if d.get("lang") in ("uk", "ru", "en", None):
