@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from kosynka.cards import SUIT, parse_card
 from kosynka.game import Game
 from kosynka.position import Rules
+from kosynka.solver import verified_deal
 
 NO_BOOT_EXTRAS = {"snapshot": False, "sw": False}
+WIN_DEAL = 7  # a verified draw-1 deal the solver wins at once (its line: ~200 actions)
+
+
+@lru_cache(maxsize=None)
+def solver_line(number: int, draw: int = 1) -> tuple[str, ...]:
+    """The verified deal's winning line (``python3 -m kosynka deal N --verified``)."""
+    n, res = verified_deal(number, Rules(draw))
+    assert n == number and res.result == "won"
+    return tuple(res.moves)
 
 
 def open_deal(page, base_url, wait_ready, number: int, draw: int = 1, redeals=None):

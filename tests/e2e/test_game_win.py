@@ -5,8 +5,6 @@
 from __future__ import annotations
 
 import json
-from functools import lru_cache
-
 import pytest
 
 from kosynka import deals
@@ -14,18 +12,8 @@ from kosynka.game import Game
 from kosynka.position import Rules
 from kosynka.solver import verified_deal
 
-from gamekit import (NO_BOOT_EXTRAS, counter, expected_table, open_deal, play_by_taps, table,
-                     wait_moves)
-
-WIN_DEAL = 7  # a verified draw-1 deal the solver wins at once (its line: ~200 actions)
-
-
-@lru_cache(maxsize=None)
-def solver_line(number: int, draw: int = 1) -> list[str]:
-    n, res = verified_deal(number, Rules(draw))
-    assert n == number and res.result == "won"
-    return list(res.moves)
-
+from gamekit import (NO_BOOT_EXTRAS, WIN_DEAL, counter, expected_table, open_deal, play_by_taps,
+                     solver_line, table, wait_moves)
 
 def make_page(new_context, kind="phone", **opts):
     ctx = new_context(kind, boot=NO_BOOT_EXTRAS, reduced_motion="reduce", **opts)
