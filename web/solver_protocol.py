@@ -85,14 +85,14 @@ class Jobs:
                 if self.jobs.pop(msg["target"], None) is None:
                     return None  # answered already
                 return _answer("cancelled", msg["target"])
+            if kind not in ("deal", "solve"):
+                return _answer("error", id, error=f"a worker does not take {kind!r}")
             rules = variants.from_fields(msg["draw"], msg["redeals"])
             if kind == "deal":
                 self.jobs[id] = VerifiedDealSearch(check_number(msg["start"]), rules)
-            elif kind == "solve":
+            else:
                 self.jobs[id] = Solver(Position.from_json(msg["position"], rules),
                                        max_states=msg["max_states"], max_seconds=msg["max_seconds"])
-            else:
-                return _answer("error", id, error=f"a worker does not take {kind!r}")
         except (ValueError, InvalidPositionError) as e:
             return _answer("error", id, error=str(e))
         return None
