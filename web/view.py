@@ -94,7 +94,9 @@ class TableView:
     def hit(self, client_x: float, client_y: float) -> tuple[str | None, int | None]:
         """``(pile, index)`` under a viewport point, by the game's places (see ``layout.hit``)."""
         r = self.root.getBoundingClientRect()
-        return layout.hit(self.geom, self.placed, float(client_x) - r.left, float(client_y) - r.top)
+        x = float(client_x) - r.left - float(self.root.clientLeft)
+        y = float(client_y) - r.top - float(self.root.clientTop)
+        return layout.hit(self.geom, self.placed, x, y)
 
     def pile_rect(self, name: str):
         return self.piles[name].getBoundingClientRect()

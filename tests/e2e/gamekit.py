@@ -105,3 +105,36 @@ def deal_with_move(kinds=("col",), rules: Rules = Rules(), start: int = 1) -> tu
         if m:
             return n, m
         n += 1
+
+
+def table_frame(page):
+    """``(geometry, (x0, y0))``: the table's layout as the page computed it, and the
+    viewport point of the table's origin (from where the page put column 1)."""
+    from web import layout
+    w, h, x, y = page.evaluate("""() => {
+        const t = document.getElementById('table'), r = t.querySelector('[data-pile=t1]').getBoundingClientRect();
+        return [t.clientWidth, t.clientHeight, r.left, r.top]; }""")
+    geom = layout.geometry(w, h)
+    return geom, (x - geom.x[0], y - geom.col_top)
+
+
+def tap_points(game: Game, move: str, geom, origin) -> list[tuple[float, float]]:
+    """The viewport points a player taps for ``move`` — where the cards are in the
+    game (web.layout), never where an animation shows them: the stock, or the card
+    (its visible corner) and then the destination pile's top card or ground."""
+    from web import layout
+    placed = layout.places(game.position, geom, lambda r, s: r * 4 + s)
+    ox, oy = origin
+
+    def at(pile, dx=0, dy=0):
+        bx, by, _, _ = geom.pile_box(pile)
+        return ox + bx + dx + 8, oy + by + dy + 6
+
+    if move == "D":
+        return [at("stock")]
+    name, dest = move.split(">")
+    p = placed[parse_card(name)]
+    dest_pile = pile_of(move)
+    top = [q for q in placed.values() if q.pile == dest_pile]
+    last = max(top, key=lambda q: q.index) if top else None
+    return [at(p.pile, p.x, p.y), at(dest_pile, last.x, last.y) if last else at(dest_pile)]
