@@ -144,3 +144,43 @@ def test_left_handed_mirrors_the_top_row():
     assert [placed[c].x for c in pos.waste] == [2 * g.fan, g.fan, 0]
     x, y = wx + 2, 10
     assert layout.hit(g, placed, x, y) == ("waste", 2)
+
+
+def test_keyboard_cursor_steps_by_where_piles_stand():
+    """Issue 13: arrows move between piles as they stand, and within a column's
+    face-up cards."""
+    pos = Position.deal(1)
+    g = layout.geometry(360, 531)
+    step = lambda p, i, k: layout.step(g, pos, p, i, k)  # noqa: E731
+    assert step("stock", None, "ArrowRight") == ("waste", None)
+    assert step("waste", None, "ArrowRight") == ("f1", None)
+    assert step("f4", None, "ArrowRight") == ("f4", None)
+    assert step("stock", None, "ArrowLeft") == ("stock", None)
+    assert step("f2", None, "ArrowDown") == ("t5", None)
+    assert step("t3", 2, "ArrowUp") == ("waste", None)  # slot 2 is empty: the waste
+    assert step("t1", 0, "ArrowUp") == ("stock", None)
+    assert step("t1", 0, "ArrowRight") == ("t2", None)
+    lh = layout.geometry(360, 531, left_handed=True)
+    assert layout.step(lh, pos, "f1", None, "ArrowRight") == ("f2", None)
+    assert layout.step(lh, pos, "f4", None, "ArrowRight") == ("waste", None)
+    assert layout.step(lh, pos, "t7", 6, "ArrowUp") == ("stock", None)
+    # within a column: up the face-up cards, then out to the top row
+    g2 = Game.new(7)
+    for m in solver_prefix(g2):
+        pass
+    p = g2.position
+    col = next(i for i in range(7) if len(p.columns[i]) - p.down[i] >= 2)
+    name, top, down = f"t{col + 1}", len(p.columns[col]) - 1, p.down[col]
+    assert layout.step(g, p, name, top, "ArrowUp") == (name, top - 1)
+    assert layout.step(g, p, name, top - 1, "ArrowDown") == (name, top)
+    assert layout.step(g, p, name, top, "ArrowDown") == (name, top)
+    assert layout.step(g, p, name, down, "ArrowUp")[0] in layout.TOP_ROW
+
+
+def solver_prefix(game, n=40):
+    """Play the first ``n`` moves of the deal's winning line (long runs appear)."""
+    from kosynka.solver import verified_deal
+    _, res = verified_deal(game.number, game.rules)
+    for m in res.moves[:n]:
+        game.play(m)
+        yield m

@@ -143,3 +143,8 @@ def test_layout_long_column_closes_up_but_fits():
     fd, fu = web.layout.column_offsets(6, 13, g)
     assert fu >= web.layout.MIN_FU
     assert fd * 6 + fu * 12 + g.ch + g.col_top <= 400 or fu == web.layout.MIN_FU
+
+
+def test_issue13_theme_and_hand_settings_read_safely():
+    assert Settings.from_dict({"theme": "dark", "hand": "left"}) == Settings(theme="dark", hand="left")
+    assert Settings.from_dict({"theme": "neon", "hand": 3}) == Settings()

@@ -218,3 +218,36 @@ def hit(geom: Geometry, placed: dict[int, Place], x: float, y: float) -> tuple[s
             return name, best
     return None, None
 
+
+
+# ------------------------------------------------------------ keyboard cursor (issue 13)
+TOP_ROW = ("stock", "waste", "f1", "f2", "f3", "f4")
+
+
+def step(geom: Geometry, pos, pile: str, index: int | None, key: str) -> tuple[str, int | None]:
+    """Where the keyboard cursor goes from ``pile`` (card ``index`` in a column) on an
+    arrow ``key`` (ArrowLeft/Right/Up/Down), by where the piles stand on the table:
+    left and right to the nearest pile of the same row; up and down between a
+    column's face-up cards, and between the rows by slot (a column's top card when
+    entering it). The index may need clamping to a face-up card (the view does)."""
+    row = TOP_ROW if pile in TOP_ROW else tuple(f"t{i}" for i in range(1, 8))
+    here = geom.slot(pile)
+    if key in ("ArrowLeft", "ArrowRight"):
+        sign = -1 if key == "ArrowLeft" else 1
+        ahead = [p for p in row if (geom.slot(p) - here) * sign > 0]
+        if not ahead:
+            return pile, index
+        nxt = min(ahead, key=lambda p: abs(geom.slot(p) - here))
+        return nxt, None
+    if pile[0] == "t":
+        i = int(pile[1]) - 1
+        cards, down = pos.columns[i], pos.down[i]
+        if key == "ArrowDown":
+            return pile, (min(index + 1, len(cards) - 1) if index is not None else None)
+        if index is not None and index - 1 >= down:
+            return pile, index - 1
+        # up from the column's first face-up card: the top row, nearest slot (the waste on a tie)
+        return min(TOP_ROW, key=lambda p: (abs(geom.slot(p) - here), p != "waste")), None
+    if key == "ArrowDown":
+        return f"t{here + 1}", None
+    return pile, index
