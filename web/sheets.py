@@ -124,7 +124,8 @@ def settings_html(lang: str, settings: Settings, table_rules: Rules, url: str, r
             f"<div class='row'><span>{escape(t(L, 'hand_label'))}</span>{hand}</div>"
             f"<div class='row'><button type='button' data-action='help'>{escape(t(L, 'help'))}</button></div>"
             f"<div class='row'><button type='button' data-action='daily'>{escape(t(L, 'daily'))}</button></div>"
-            f"<p>{escape(t(L, 'share'))}</p><div class='row share'><input type='text' id='share-url' readonly "
+            f"<p id='share-label'>{escape(t(L, 'share'))}</p><div class='row share'><input type='text' id='share-url' "
+            f"aria-labelledby='share-label' readonly "
             f"value='{escape(url)}'><button type='button' data-action='copy'>{escape(t(L, 'copy'))}</button></div>"
             f"<details><summary>{escape(t(L, 'records'))} · {escape(t(L, 'stats'))}</summary>"
             + records + "</details>" + _buttons(L, "close"))

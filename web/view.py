@@ -28,13 +28,16 @@ Accessibility (issue 13): each pile is a button (``role=button``, roving
 ``tabindex``: the keyboard cursor's pile is the table's one tab stop) named with
 what it shows in the current language (``web.speech``: "Column 3: nine of hearts
 on ten of spades, 3 cards face down"); its cards are images named by their face
-("nine of hearts"), a face-down card only "1 card face down". The keyboard
+("nine of hearts"), a face-down card only "1 card face down"; cards the player
+cannot see (face down, under a foundation's top or the waste's shown cards) are
+``aria-hidden`` — their pile's name counts them. The keyboard
 cursor's card in a column has class ``cursor``. What a render changed (a move, a
 draw, a redeal, a turned-up card, the win) is said in ``#live``
 (``aria-live=polite``).
 
-Look: cards are drawn by us, white faces with the rank and a suit symbol in the
-top-left corner (the part a column leaves visible) and a big suit below; suits
+Look: cards are drawn by us, white faces with the rank (CSS-generated from
+``data-r``: no text node, so a pile's name is all a screen reader or axe reads
+of it) and a suit symbol in the top-left corner (the part a column leaves visible) and a big suit below; suits
 are inline SVG symbols. Ranks read A 2–10 J Q K in every language; backs are a
 blue lattice; red suits are red.
 """
@@ -70,6 +73,7 @@ class TableView:
         self.lang = "uk"
         self.cursor: tuple[str, int | None] = ("t1", None)  # the keyboard's pile and card
         self.live = document.getElementById("live")
+        self._hidden: dict[int, bool] = {}
         self.position = None
         self.flying: list = []
         self._to_play: list = []
@@ -130,8 +134,8 @@ class TableView:
     def _build_face(self, c: int) -> None:
         s = SUITS[SUIT[c]]
         self.els[c].innerHTML = (
-            f'<span class="ix">{_display_rank(c)}<svg><use href="#suit-{s}"/></svg></span>'
-            f'<svg class="pip"><use href="#suit-{s}"/></svg>'
+            f'<span class="ix" data-r="{_display_rank(c)}"><svg><use href="#suit-{s}"/></svg></span>'
+            f'<svg class="pip" aria-hidden="true"><use href="#suit-{s}"/></svg>'
         )
         self.built.add(c)
 
@@ -197,6 +201,7 @@ class TableView:
         self.piles["stock"].dataset.redeal = (
             "" if pos.stock else ("yes" if pos.can_redeal() else "no"))
         self.placed = pl
+        self._hide_covered(pos)
         self.show_cursor(*self.cursor, focus=False)
         if anim and (before or flipped):
             moved = []
@@ -254,6 +259,27 @@ class TableView:
             label = speech.pile_label(self.lang, pos, pile, index if pile == name else None)
             if el.getAttribute("aria-label") != label:
                 el.setAttribute("aria-label", label)
+
+    def _hide_covered(self, pos) -> None:
+        """Cards a player cannot see are hidden from screen readers too: face-down
+        cards and those under a foundation's or the waste's shown cards (the pile's
+        name counts them)."""
+        shown_waste = set(pos.waste[-max(1, pos.fan):]) if pos.waste else set()
+        for c, p in self.placed.items():
+            if not p.up:
+                hide = True
+            elif p.pile == "waste":
+                hide = c not in shown_waste
+            elif p.pile[0] == "f":
+                hide = p.index != pos.foundations[int(p.pile[1]) - 1] - 1
+            else:
+                hide = False
+            if self._hidden.get(c) != hide:
+                self._hidden[c] = hide
+                if hide:
+                    self.els[c].setAttribute("aria-hidden", "true")
+                else:
+                    self.els[c].removeAttribute("aria-hidden")
 
     def say(self, text: str) -> None:
         """Words for a screen reader (the polite live region); the same words twice

@@ -253,7 +253,7 @@
     el.dataset.face = "up";
     el.dataset.card = name;
     var use = '<svg><use href="#suit-' + s + '"/></svg>';
-    el.innerHTML = '<span class="ix">' + (r === "T" ? "10" : r) + use + "</span>" +
+    el.innerHTML = '<span class="ix" data-r="' + (r === "T" ? "10" : r) + '">' + use + "</span>" +
       '<svg class="pip"><use href="#suit-' + s + '"/></svg>';
     return el;
   }
