@@ -99,6 +99,7 @@ class TableView:
         """Size cards and piles for the root's box (and re-render if a position is shown)."""
         g = layout.geometry(float(self.root.clientWidth), float(self.root.clientHeight), self.left_handed)
         self.geom = g
+        self.root.classList.toggle("left-handed", self.left_handed)
         self.root.style.setProperty("--cw", f"{g.cw}px")
         self.root.style.setProperty("--ch", f"{g.ch}px")
         for name, el in self.piles.items():

@@ -261,6 +261,7 @@
   // position: engine JSON {tableau, down, stock, waste, foundations, fan} or null
   function paintPosition(table, pos) {
     var g = geometry(table.clientWidth, table.clientHeight, look.hand === "left");
+    table.classList.toggle("left-handed", g.leftHanded);
     var el = piles(table);
     table.style.setProperty("--cw", g.cw + "px");
     table.style.setProperty("--ch", g.ch + "px");
