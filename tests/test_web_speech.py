@@ -44,8 +44,8 @@ def test_a_column_reads_top_down_and_names_the_chosen_card():
     pos.down = list(pos.down)
     pos.down[2] = 1
     label = speech.pile_label("en", pos, "t3", chosen=1)
-    assert label == "Column 3: nine of hearts on ten of spades, 1 card face down. Selected: ten of spades."
-    assert "Selected" not in speech.pile_label("en", pos, "t3", chosen=2)
+    assert label == "Column 3 (selected: ten of spades): nine of hearts on ten of spades, 1 card face down"
+    assert "selected" not in speech.pile_label("en", pos, "t3", chosen=2)
 
 
 def test_changes_are_said():

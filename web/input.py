@@ -282,9 +282,12 @@ class TableInput:
         elif key.startswith("Arrow"):
             ev.preventDefault()
             pile, index = self.view.cursor
-            if self.view.position is not None:
-                self.view.show_cursor(*layout.step(self.view.geom, self.view.position, pile, index, key),
-                                      focus=True)
+            pos = self.view.position
+            if pos is not None:
+                to = layout.step(self.view.geom, pos, pile, index, key)
+                self.view.show_cursor(*to, focus=True)
+                if to[0] == pile and pile[0] == "t" and to[1] != index:  # another card of the column
+                    self.view.say(speech.card(self.view.lang, pos.columns[int(pile[1]) - 1][to[1]]))
         elif key in ("Enter", " "):
             ev.preventDefault()
             pile, index = self.view.cursor
@@ -298,7 +301,8 @@ class TableInput:
         fn = self.commands.get(name)
         if fn is not None:
             ev.preventDefault()
-            self.deselect()
+            if name != "hint":  # hints light up the picked cards' destinations
+                self.deselect()
             fn()
 
 

@@ -12,7 +12,9 @@ Decisions:
   stock says how many cards it holds, a face-down card's own label is "face-down
   card".
 - A column reads from its top card down ("A on B on C"), the way the player
-  meets it; a pile with a chosen card deeper than its top says which.
+  meets it; a column whose chosen card is deeper than its top says which first
+  ("Column 3 (selected: ten of spades): …"); choosing another card of a column
+  (Up/Down) says that card in the live region.
 - Announcements are short and polite (``aria-live=polite``): the lead card of a
   move and where it went, a turned-up card, the drawn card, a redeal with the
   redeals left, the win.
@@ -109,10 +111,9 @@ def pile_label(lang: str, pos, pile: str, chosen: int | None = None) -> str:
     body = _on(lang, cards[down:][::-1])
     if down:
         body += ", " + t(lang, "face_down").format(cards=plural(lang, "cards_n", down))
-    text = f"{name}: {body}"
     if chosen is not None and down <= chosen < len(cards) - 1:
-        text += ". " + t(lang, "selected").format(card=card(lang, cards[chosen]))
-    return text
+        name += " (" + t(lang, "selected").format(card=card(lang, cards[chosen])) + ")"
+    return f"{name}: {body}"
 
 
 def _on(lang: str, cards: list[int]) -> str:

@@ -317,7 +317,11 @@ class TableView:
         if pile[0] == "t" and index is not None and self.position is not None:
             cards = self.position.columns[int(pile[1]) - 1]
             if index < len(cards):
-                self.els[cards[index]].classList.add("cursor")
+                el_c = self.els[cards[index]]
+                el_c.classList.add("cursor")
+                strip = (f"{self.placed[cards[index + 1]].y - self.placed[cards[index]].y}px"
+                         if index + 1 < len(cards) and cards[index + 1] in self.placed else "100%")
+                el_c.style.setProperty("--strip", strip)
         self.label_piles()
         if focus:
             el.focus()
