@@ -10,23 +10,20 @@ from pathlib import Path
 
 import pytest
 
-from kosynka.cards import parse_card
+from kosynka.cards import card_name, parse_card
 from kosynka.game import Game
 
 from web import layout, speech
 
-from gamekit import NO_BOOT_EXTRAS, WIN_DEAL, expected_table, open_deal, solver_line, table, wait_moves
+from gamekit import (WIN_DEAL, expected_table, open_deal, quiet_page, saved_game_script, solver_line, table,
+                     wait_moves)
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
 
 def make_page(new_context, kind="desktop", **opts):
-    ctx = new_context(kind, boot=NO_BOOT_EXTRAS, reduced_motion="reduce", **opts)
-    pg = ctx.new_page()
-    pg.errors = []
-    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
-    return pg
+    return quiet_page(new_context, kind, **opts)
 
 
 # ------------------------------------------------------------ keyboard only
@@ -59,28 +56,42 @@ def _source(game: Game, card: int) -> tuple[str, int | None]:
     return f"f{(card & 3) + 1}", None
 
 
+def _table_geometry(page):
+    return layout.geometry(*page.evaluate(
+        "[document.getElementById('table').clientWidth, document.getElementById('table').clientHeight]"))
+
+
+def _play_by_keys(page, game: Game, geom, move: str, put: str = "Enter") -> None:
+    """One move of the notation made with keys: D draws; a card move puts the
+    cursor on the card, Enter, on the destination, ``put`` (Enter or Space)."""
+    if move == "D":
+        keys = ["d"]
+    else:
+        name, dest = move.split(">")
+        card = parse_card(name)
+        keys = (_keys_to(game, geom, *_source(game, card)) + ["Enter"]
+                + _keys_to(game, geom, layout.dest_pile(card, dest), None) + [put])
+    press(page, *keys)
+
+
+def press(page, *keys: str) -> None:
+    for k in keys:
+        page.keyboard.press(k)
+
+
 def test_a_verified_deal_is_won_with_the_keyboard_alone(new_context, base_url, wait_ready):
     """Issue 13 item 1: the solver's line for a verified deal (``python3 -m kosynka
     deal N --verified``) played with key presses only — digits and arrows to move
     the cursor, Enter and Space to pick up and put down (C1), D to draw."""
     page = make_page(new_context)
     open_deal(page, base_url, wait_ready, WIN_DEAL)
-    w, h = page.evaluate("[document.getElementById('table').clientWidth, document.getElementById('table').clientHeight]")
-    geom = layout.geometry(w, h)
+    geom = _table_geometry(page)
     page.keyboard.press("Tab")  # into the table: its one tab stop
     assert page.evaluate("document.activeElement.dataset.pile") == "t1"
     g = Game.new(WIN_DEAL)
     line = solver_line(WIN_DEAL)
     for n, move in enumerate(line):
-        if move == "D":
-            keys = ["d"]
-        else:
-            name, dest = move.split(">")
-            card = parse_card(name)
-            keys = _keys_to(g, geom, *_source(g, card)) + ["Enter"]
-            keys += _keys_to(g, geom, layout.dest_pile(card, dest), None) + ["Space" if n % 2 else "Enter"]
-        for k in keys:
-            page.keyboard.press(k)
+        _play_by_keys(page, g, geom, move, put="Space" if n % 2 else "Enter")
         g.play(move)
         if n % 20 == 19:
             wait_moves(page, g.moves)
@@ -96,9 +107,7 @@ def test_a_verified_deal_is_won_with_the_keyboard_alone(new_context, base_url, w
 def test_escape_puts_back_and_a_part_of_a_run_is_chosen(new_context, base_url, wait_ready):
     page = make_page(new_context, locale="en-US")
     open_deal(page, base_url, wait_ready, WIN_DEAL)
-    page.keyboard.press("Tab")
-    page.keyboard.press("7")
-    page.keyboard.press("Enter")
+    press(page, "Tab", "7", "Enter")
     assert page.locator(".card.picked").count() == 1
     assert page.text_content("#live").startswith("Picked up: ")
     page.keyboard.press("Escape")
@@ -131,19 +140,15 @@ def test_piles_and_cards_have_names_and_face_down_cards_stay_hidden(new_context,
             assert page.get_by_role("button", name="Stock: 24 cards", exact=True).count() == 1
             top = speech.card("en", pos.columns[2][-1])
             assert page.get_attribute("[data-pile=t3]", "aria-label") == f"Column 3: {top}, 2 cards face down"
-            assert page.get_attribute(f"[data-card='{pos.columns[2][-1] and __import__('kosynka').cards.card_name(pos.columns[2][-1])}']", "aria-label") == top
+            assert page.get_attribute(f"[data-card='{card_name(pos.columns[2][-1])}']", "aria-label") == top
         # face-down cards: never their identity, in names or anywhere in the DOM
         down = page.evaluate("[...document.querySelectorAll('.card[data-face=down]')].map(c => [c.getAttribute('aria-label'), c.dataset.card || null, c.textContent])")
         assert down and all(d == [speech.card_label(lang, 0, False), None, ""] for d in down)
         # a move is said in the live region
         move = next(m for m in g.legal_moves() if m != "D")
         page.keyboard.press("Tab")
-        name, dest = move.split(">")
-        card = parse_card(name)
-        w, h = page.evaluate("[document.getElementById('table').clientWidth, document.getElementById('table').clientHeight]")
-        geom = layout.geometry(w, h)
-        for k in _keys_to(g, geom, *_source(g, card)) + ["Enter"] + _keys_to(g, geom, layout.dest_pile(card, dest), None) + ["Enter"]:
-            page.keyboard.press(k)
+        card = parse_card(move.split(">")[0])
+        _play_by_keys(page, g, _table_geometry(page), move)
         wait_moves(page, 1)
         assert page.text_content("#live").startswith(speech.card(lang, card))
         assert not page.errors
@@ -153,9 +158,7 @@ def test_piles_and_cards_have_names_and_face_down_cards_stay_hidden(new_context,
 def test_dialogs_take_the_focus_and_give_it_back(new_context, base_url, wait_ready):
     page = make_page(new_context, locale="en-US")
     open_deal(page, base_url, wait_ready, WIN_DEAL)
-    page.keyboard.press("Tab")
-    page.keyboard.press("3")
-    page.keyboard.press("?")
+    press(page, "Tab", "3", "?")
     dlg = page.get_by_role("dialog", name="Keys")
     assert dlg.count() == 1 and dlg.get_attribute("aria-modal") == "true"
     assert page.evaluate("document.activeElement.id") == "sheet"
@@ -205,8 +208,7 @@ def test_axe_finds_no_serious_violation(new_context, base_url, wait_ready, schem
     line = solver_line(WIN_DEAL)
     for m in line[:-1]:
         g.play(m)
-    env = {"v": 1, "rev": 1, "tab": "test", "game": g.to_json(), "meta": {}}
-    page.context.add_init_script("localStorage.setItem('kosynka.game', %s)" % json.dumps(json.dumps(env)))
+    page.context.add_init_script(saved_game_script(g))
     page.goto(base_url)
     wait_ready(page)
     assert page.evaluate("document.documentElement.dataset.theme") == scheme
@@ -216,12 +218,7 @@ def test_axe_finds_no_serious_violation(new_context, base_url, wait_ready, schem
     found["settings"] = _axe(page)
     page.keyboard.press("Escape")
     page.keyboard.press("Tab")
-    name, dest = line[-1].split(">")
-    card = parse_card(name)
-    w, h = page.evaluate("[document.getElementById('table').clientWidth, document.getElementById('table').clientHeight]")
-    geom = layout.geometry(w, h)
-    for k in _keys_to(g, geom, *_source(g, card)) + ["Enter"] + _keys_to(g, geom, layout.dest_pile(card, dest), None) + ["Enter"]:
-        page.keyboard.press(k)
+    _play_by_keys(page, g, _table_geometry(page), line[-1])
     page.wait_for_function("document.body.dataset.state === 'won'")
     found["win"] = _axe(page)
     assert found == {"table": [], "settings": [], "win": []}

@@ -13,7 +13,7 @@ import pytest
 
 from kosynka.game import Game
 
-from gamekit import NO_BOOT_EXTRAS
+from gamekit import quiet_page, saved_game_script
 
 # deal 31 and a line of moves that builds column 7 to 18 cards (found by a random
 # search that always plays onto column 7; its first face-up card is a king)
@@ -31,17 +31,12 @@ def long_column_game() -> Game:
 
 def _page(new_context, size, scheme, settings=None, game=None, zoom=1):
     w, h = size
-    ctx = new_context("desktop", boot=NO_BOOT_EXTRAS, reduced_motion="reduce", color_scheme=scheme,
-                      viewport={"width": w // zoom, "height": h // zoom}, device_scale_factor=zoom,
-                      locale="en-US")
+    page = quiet_page(new_context, "desktop", color_scheme=scheme, locale="en-US",
+                      viewport={"width": w // zoom, "height": h // zoom}, device_scale_factor=zoom)
     if settings:
-        ctx.add_init_script("localStorage.setItem('kosynka.settings', %s)" % json.dumps(json.dumps(settings)))
+        page.context.add_init_script("localStorage.setItem('kosynka.settings', %s)" % json.dumps(json.dumps(settings)))
     if game is not None:
-        env = {"v": 1, "rev": 1, "tab": "test", "game": game.to_json(), "meta": {}}
-        ctx.add_init_script("localStorage.setItem('kosynka.game', %s)" % json.dumps(json.dumps(env)))
-    page = ctx.new_page()
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
+        page.context.add_init_script(saved_game_script(game))
     return page
 
 
