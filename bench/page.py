@@ -22,14 +22,8 @@ import sys
 import threading
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from startup import ARGS, CHROMIUM, PHONE, ROOT, ensure_vendor, make_server  # bench/startup.py
 
-from kosynka.serve import ensure_vendor, make_server  # noqa: E402
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--disable-gpu", "--no-first-run"]
 LONGTASKS = """
 window.__longtasks = [];
 new PerformanceObserver(list => {
@@ -40,8 +34,7 @@ globalThis.KOSYNKA_BOOT = {snapshot: false, sw: false};
 
 
 def run_once(browser, url: str) -> dict:
-    ctx = browser.new_context(viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True,
-                              reduced_motion="reduce")
+    ctx = browser.new_context(**PHONE, reduced_motion="reduce")
     ctx.add_init_script(LONGTASKS)
     page = ctx.new_page()
     page.goto(url + "#deal=340&draw=1")
@@ -76,17 +69,14 @@ def main(argv=None) -> int:
     ensure_vendor(ROOT)
     server = make_server(ROOT, 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}/"
     runs = []
-    try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-            for i in range(args.runs):
-                runs.append(run_once(browser, url))
-                print(f"run {i + 1}: {runs[-1]}")
-            browser.close()
-    finally:
-        server.shutdown()
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        for i in range(args.runs):
+            runs.append(run_once(browser, f"http://127.0.0.1:{server.server_address[1]}/"))
+            print(f"run {i + 1}: {runs[-1]}")
+        browser.close()
+    server.shutdown()
     worst = {"longest_task_ms": max(r["longest_task_ms"] for r in runs),
              "new_deal_ms": statistics.median(r["new_deal_ms"] for r in runs if r["new_deal_ms"] is not None)}
     print(f"worst long task {worst['longest_task_ms']} ms (aim < 50); "
