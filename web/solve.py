@@ -85,11 +85,12 @@ class Slicer:
 class WorkerClient:
     """The page's side of ``web/solver-worker.mjs``: requests become futures."""
 
-    def __init__(self, on_ready: Callable[..., None]) -> None:
+    def __init__(self, stats: Callable[..., None]) -> None:
         import js
         from pyodide.ffi import create_proxy
 
-        self.on_ready = on_ready
+        self.stats = stats
+        self.stopped = 0  # searches the worker stopped on a cancel, mid-way
         self.t0 = time.perf_counter()
         self.ready = False
         self.failed = False
@@ -116,11 +117,14 @@ class WorkerClient:
         if kind in ("ready", "failed"):
             self.ready = kind == "ready"
             self.failed = not self.ready
-            self.on_ready(worker_boot=msg.get("boot", "failed"),
-                          worker_ready_s=round(time.perf_counter() - self.t0, 3))
+            self.stats(worker_boot=msg.get("boot", "failed"),
+                       worker_ready_s=round(time.perf_counter() - self.t0, 3))
             if self.failed:
                 self._fail(msg["error"])
             return
+        if kind == "cancelled":
+            self.stopped += 1
+            self.stats(worker_stopped=self.stopped)
         fut = self._pending.pop(msg["id"], None)
         if fut is None or fut.done():
             return
@@ -189,6 +193,7 @@ class Finish:
         where = "page"
         rules = self.position.rules
         if client.worker_idle():
+            where = "worker"
             self._request, fut = client.worker.request(
                 "solve", position=self.position.to_json(), draw=rules.draw, redeals=rules.redeals,
                 max_states=FINISH_STATES, max_seconds=FINISH_SECONDS)
@@ -196,9 +201,9 @@ class Finish:
                 ans = await fut
                 if ans is not None:
                     res = SolveResult(ans["result"], list(ans["moves"]), ans["states"], ans["seconds"])
-                    where = "worker"
             except RuntimeError:
                 res = None
+                where = "page"
         if res is None and not self.cancelled:
             solver = Solver(self.position, max_states=FINISH_STATES, max_seconds=FINISH_SECONDS)
             res = await client.slicer.run(solver, lambda: self.cancelled)

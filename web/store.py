@@ -20,7 +20,8 @@ Decisions (user-visible):
   variant. Statistics are global: played, won, current and best streak. A game counts
   as played once a move was made in it and it was won or abandoned (New deal,
   Restart, Deal of the day or a link while it was in progress); abandoning ends the
-  current streak.
+  current streak. Records are read afresh from storage before each change, so a
+  win or an abandoned game in another tab is never overwritten.
 """
 
 from __future__ import annotations
@@ -244,6 +245,7 @@ class Store:
 
     def record_abandon(self) -> None:
         """A game with moves was left unfinished: played +1, streak ends."""
+        self.reload_records()
         st = self.stats
         st["played"] += 1
         st["streak"] = 0
@@ -252,6 +254,7 @@ class Store:
     def record_win(self, vkey: str, seconds: int, moves: int, assisted: bool,
                    daily: str | None = None) -> WinResult:
         """Count a win; set records unless ``assisted`` (F2). ``daily`` = date of the Deal of the day."""
+        self.reload_records()
         st = self.stats
         st["played"] += 1
         st["won"] += 1
