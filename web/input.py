@@ -48,6 +48,7 @@ from kosynka.cards import card_name
 from kosynka.game import Game
 
 from web import layout, speech
+from web.i18n import t
 from web.dom import Listeners, document, window
 from web.view import TableView
 
@@ -118,7 +119,7 @@ class TableInput:
     def refuse(self, group) -> None:
         """The cards go back with a small shake: the tap or key meant nothing legal."""
         self.view.shake(group)
-        self.view.say(speech.t(self.view.lang, "cant_go"))
+        self.view.say(t(self.view.lang, "cant_go"))
 
     def tap(self, pile: str | None, index: int | None, double: bool = True) -> None:
         """A tap on ``pile`` at card ``index`` (None: the pile's ground, or no pile);
@@ -152,7 +153,7 @@ class TableInput:
             sel = self.selected
             if card == sel:
                 self.deselect()
-                self.view.say(speech.t(self.view.lang, "put_back"))
+                self.view.say(t(self.view.lang, "put_back"))
                 return
             dests = self.dests(sel)
             if pile in dests:
@@ -264,7 +265,7 @@ class TableInput:
         elif key == "Escape":
             if self.selected is not None:
                 self.deselect()
-                self.view.say(speech.t(self.view.lang, "put_back"))
+                self.view.say(t(self.view.lang, "put_back"))
         elif mod:
             return
         elif key == "?" or key == "F1":

@@ -26,8 +26,6 @@ from kosynka.cards import RANK, SUIT
 
 from web.i18n import t
 
-__all__ = ["card", "card_label", "change", "picked", "pile_label", "pile_name", "plural", "t"]
-
 SUIT_ORDER = "shdc"  # foundation k (f1–f4) holds suit k
 
 

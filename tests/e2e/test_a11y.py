@@ -14,6 +14,7 @@ from kosynka.cards import card_name, parse_card
 from kosynka.game import Game
 
 from web import layout, speech
+from web.i18n import t
 
 from gamekit import (WIN_DEAL, expected_table, open_deal, quiet_page, saved_game_script, solver_line, table,
                      wait_moves)
@@ -100,7 +101,7 @@ def test_a_verified_deal_is_won_with_the_keyboard_alone(new_context, base_url, w
     assert page.text_content("#win-moves") == str(len(line))
     # the win is said, and the win sheet is a dialog that has the focus
     assert page.evaluate("document.getElementById('sheet').contains(document.activeElement)")
-    assert speech.t("en", "win") in page.text_content("#live")
+    assert t("en", "win") in page.text_content("#live")
     assert not page.errors
 
 
