@@ -186,6 +186,9 @@ class App:
             dark = bool(window.matchMedia("(prefers-color-scheme: dark)").matches)
             theme = "dark" if dark else "light"
         document.documentElement.dataset.theme = theme
+        meta = document.querySelector("meta[name=theme-color]")
+        if not nil(meta):  # the browser's bar takes the felt's colour
+            meta.content = str(window.getComputedStyle(document.documentElement).getPropertyValue("--felt")).strip()
         left = self.settings.hand == "left"
         if left != self.view.left_handed:
             self.view.left_handed = left
