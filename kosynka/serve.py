@@ -224,10 +224,10 @@ def _shell_files(root: Path) -> list[str]:
             continue
         if any(p.startswith(".") for p in rel.parts) or path.suffix in (".map", ".tmp", ".pyc"):
             continue
-        if rel.parts[:2] == ("web", "vendor") and path.name in (
+        if rel.parts[:2] == ("web", "vendor") and (path.name in (
             "build.json", "build.mjs", "sw-manifest.js",
-        ):
-            continue
+        ) or path.name.startswith("snapshot-")):
+            continue  # the shipped snapshot is named by this version, kept apart
         if path.suffix == ".py" and rel.parts[1] in ("icons", "boot"):
             continue  # build-time scripts, not part of the page
         files.append(rel.as_posix())
@@ -355,7 +355,11 @@ def ensure_vendor(root: Path | str | None = None) -> dict:
     for old in (vendor / "pyscript").iterdir():
         if old.name not in wanted:
             old.unlink()
-    return ensure_bundle(root)
+    record = ensure_bundle(root)
+    from tools.snapshot import ensure_snapshot  # issue 15; fails soft
+
+    ensure_snapshot(root, record)
+    return record
 
 
 # --------------------------------------------------------------------- server
