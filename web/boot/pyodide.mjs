@@ -29,6 +29,7 @@ import { loadPyodide as loadVendored, version } from "../vendor/pyodide/pyodide.
 import build from "../vendor/build.mjs";
 import { findSnapshot, deleteSnapshot } from "./snapshot-store.mjs";
 import { whenReadyAndIdle } from "./when-ready.mjs";
+import { REINIT } from "./snapshot-prepare.mjs";
 
 export { version };
 
@@ -37,12 +38,6 @@ const html = document.documentElement;
 const cfg = globalThis.KOSYNKA_BOOT || {};
 const timing = (globalThis.kosynkaBootTiming ||= {});
 const mark = (name) => (timing[name] = Math.round(performance.now()));
-
-const REINIT = `
-import importlib, random
-importlib.invalidate_caches()
-random.seed()
-`;
 
 const useSnapshot = cfg.snapshot !== false;
 // storage blocked (web/boot/paint.js found out): a snapshot could not be kept

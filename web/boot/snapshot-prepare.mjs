@@ -16,7 +16,7 @@ export const HOME = "/home/pyodide";
 
 const PRELUDE = `
 def _kosynka_prepare(modules, rest):
-    import ast, importlib, json, os, sys
+    import ast, importlib.util, json, os, sys, types
     os.chdir(${JSON.stringify(HOME)})
     if ${JSON.stringify(HOME)} not in sys.path:
         sys.path.insert(0, ${JSON.stringify(HOME)})
@@ -30,12 +30,19 @@ def _kosynka_prepare(modules, rest):
 
     for name in json.loads(modules):
         load(name)
-    # the standard modules the rest of the app imports when it starts
+    # the rest of the app (it touches the DOM): the standard modules it imports
+    # and its compiled code, written next to it after a restore (a pyc checked
+    # against the source's hash: a changed source is compiled as usual)
+    pyc = {}
     for path in json.loads(rest):
         try:
-            tree = ast.parse(open(path, "rb").read())
+            source = open(path, "rb").read()
+            tree = ast.parse(source)
+            code = compile(source, path, "exec", dont_inherit=True)
         except (OSError, SyntaxError, ValueError):
             continue
+        pyc[importlib.util.cache_from_source(path)] = importlib._bootstrap_external._code_to_hash_pyc(
+            code, importlib.util.source_hash(source), True)
         for node in tree.body:
             if isinstance(node, ast.Import):
                 names = [a.name for a in node.names]
@@ -46,13 +53,32 @@ def _kosynka_prepare(modules, rest):
             for name in names:
                 if name.partition(".")[0] in sys.stdlib_module_names and name not in sys.modules:
                     load(name)
+    mod = sys.modules["_kosynka_pyc"] = types.ModuleType("_kosynka_pyc")
+    mod.files = pyc
     # what the page runs after restoring (it imports importlib.metadata)
     importlib.invalidate_caches()
     return "\\n".join(failed)
 `;
 
+// Run after a restore (the page and worker-pyodide.mjs): the compiled code kept
+// by the snapshot goes to disk (PyScript unpacks the sources next to it later),
+// the import caches are refreshed, \`random\` gets a new seed (the snapshot froze
+// its state).
+export const REINIT = `
+def _kosynka_reinit():
+    import importlib, os, random, sys
+    for path, data in getattr(sys.modules.pop("_kosynka_pyc", None), "files", {}).items():
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data)
+    importlib.invalidate_caches()
+    random.seed()
+_kosynka_reinit()
+del _kosynka_reinit
+`;
+
 // `modules`: build.snapshot_modules; `rest`: build.web_modules (those not in
-// `modules` are parsed for their standard-library imports).
+// `modules` are parsed for their standard-library imports and compiled).
 // -> "" or the modules that did not import, one per line
 export function prepareSnapshot(py, zipBytes, modules, rest = []) {
   py.unpackArchive(zipBytes, "zip", { extractDir: HOME });

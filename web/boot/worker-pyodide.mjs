@@ -13,6 +13,7 @@
 import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
 import build from "../vendor/build.mjs";
 import { findSnapshot } from "./snapshot-store.mjs";
+import { HOME, REINIT } from "./snapshot-prepare.mjs";
 
 const vendor = new URL("../vendor/", import.meta.url);
 const indexURL = new URL("pyodide/", vendor).href;
@@ -33,14 +34,12 @@ export async function loadAppPyodide({ snapshot = true, shipped = true } = {}) {
     }
   }
   if (!py) py = await loadPyodide({ indexURL });
-  py.unpackArchive(await zip, "zip", { extractDir: "/home/pyodide" });
-  py.runPython(`
-import importlib, os, random, sys
-os.chdir("/home/pyodide")
-if "/home/pyodide" not in sys.path:
-    sys.path.insert(0, "/home/pyodide")
-importlib.invalidate_caches()
-random.seed()
+  py.unpackArchive(await zip, "zip", { extractDir: HOME });
+  // a restored heap has the home directory set up already
+  py.runPython(boot === "snapshot" ? REINIT : `
+import os, sys
+os.chdir(${JSON.stringify(HOME)})
+sys.path.insert(0, ${JSON.stringify(HOME)})
 `);
   return { py, boot };
 }
