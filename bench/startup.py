@@ -85,7 +85,7 @@ RESULT = """() => {
     boot: document.documentElement.dataset.boot || null,
     source: t.source || null,
     sw: !!navigator.serviceWorker && !!navigator.serviceWorker.controller,
-    module: t.module_loaded, snap: t.snapshot_read,
+    module: t.module_loaded, snap: t.snapshot_ready,
     asked: p['Loading interpreter'], pyodide: p['Loaded interpreter'],
     files: p['Loaded files'], pyscript: p['Loaded Pyodide'],
     wasm: res(/pyodide[.]asm[.]wasm$/), snapfile: res(/snapshot-[^/]*[.]bin[.]gz$/),

@@ -24,7 +24,7 @@ def shipped(vendored) -> Path:
 
 
 def test_first_visit_boots_from_the_shipped_snapshot(shipped, new_context, base_url):
-    ctx = new_context("phone", boot={"sw": False})
+    ctx = new_context("phone")
     page = ctx.new_page()
     page.goto(base_url)
     wait_ready(page)
@@ -33,8 +33,10 @@ def test_first_visit_boots_from_the_shipped_snapshot(shipped, new_context, base_
     assert any(u.endswith("/" + shipped.name) for u in ctx.requests)
     # the app's pure modules came in the snapshot
     assert page.evaluate("kosynkaPyodide.runPython(\"import sys; 'kosynka.solver' in sys.modules\")")
-    # kept in IndexedDB once the page is idle: the next visit reads no file
-    page.wait_for_function(f"['saved', 'failed'].includes({HTML}.snapshot)", timeout=90_000)
+    # kept in IndexedDB once the page is idle: the next visit (the service worker
+    # is up: not a first visit) reads no file
+    page.wait_for_function(f"['saved', 'failed'].includes({HTML}.snapshot) && "
+                           f"{HTML}.sw === 'active'", timeout=90_000)
     assert page.evaluate(f"{HTML}.snapshot") == "saved", page.evaluate(f"{TIMING}.snapshot")
     page.close()
     before = len(ctx.requests)

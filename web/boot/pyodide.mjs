@@ -10,6 +10,7 @@
 // 3. none — normal boot; once the app is ready and the page idle, a worker
 //    makes a snapshot (snapshot-worker.mjs) and stores it: the fallback when the
 //    shipped one is missing or does not restore.
+// Both are looked for in a worker (snapshot-find.mjs), off the page's thread.
 // loadPyodide({_loadSnapshot}) restores the heap with the app's pure modules
 // already imported; `random` is then reseeded from the OS entropy (the snapshot
 // froze its state). A snapshot that fails to restore: normal boot; a stored one
@@ -20,7 +21,8 @@
 //   IndexedDB copy); globalThis.kosynkaPyodide is the interpreter (tests).
 // - globalThis.kosynkaBootTiming: source ("stored" | "shipped" | "normal"),
 //   snapshot_miss {stored, shipped} (why not), ms marks from navigation start:
-//   module_loaded, boot_start, snapshot_read, pyodide_loaded.
+//   module_loaded, snapshot_ready (bytes in memory, or none found), boot_start
+//   (PyScript asks for Pyodide), pyodide_loaded.
 // - globalThis.KOSYNKA_BOOT = {snapshot: false} (set before this loads) turns
 //   snapshots off; {shipped: false} skips the shipped one; {compress: true}
 //   stores it gzipped (31 MB -> 6 MB, slower to read). A browser that blocks
@@ -44,9 +46,38 @@ const useSnapshot = cfg.snapshot !== false;
 const keep = useSnapshot && html.dataset.storage !== "blocked";
 const miss = {};
 
-// fetched now, while PyScript is still setting up, not when it asks for Pyodide
+// findSnapshot in a worker (snapshot-find.mjs); on the page if no worker starts.
+function findInWorker(options) {
+  let worker;
+  try {
+    worker = new Worker(new URL("./snapshot-find.mjs", import.meta.url), { type: "module" });
+  } catch (e) {
+    return findSnapshot(build, options, miss);
+  }
+  return new Promise((resolve) => {
+    worker.onmessage = ({ data }) => {
+      worker.terminate();
+      Object.assign(miss, data.miss);
+      resolve(data.snap);
+    };
+    worker.onerror = () => {
+      worker.terminate();
+      resolve(findSnapshot(build, options, miss));
+    };
+    worker.postMessage(options);
+  });
+}
+
+// Read now, while PyScript is still setting up, not when it asks for Pyodide.
+// No service worker controls the page yet: most likely a first visit, so the
+// shipped file is fetched beside the IndexedDB read, not after it.
 const pending = useSnapshot
-  ? findSnapshot(build, { stored: keep, shipped: cfg.shipped !== false }, miss)
+  ? findInWorker({
+    stored: keep, shipped: cfg.shipped !== false, early: !navigator.serviceWorker?.controller,
+  }).then((snap) => {
+    mark("snapshot_ready");
+    return snap;
+  })
   : Promise.resolve(null);
 mark("module_loaded");
 
@@ -61,7 +92,6 @@ function booted(py, source) {
 export async function loadPyodide(options = {}) {
   mark("boot_start");
   const snap = await pending;
-  mark("snapshot_read");
   if (Object.keys(miss).length) timing.snapshot_miss = miss;
   if (snap) {
     try {

@@ -75,36 +75,49 @@ export async function readSnapshot(key, miss = {}) {
 // The snapshot shipped with the build (tools/make-snapshot.mjs) at `url`: a gzip
 // file, decompressed here as it arrives, unless the server already decoded it
 // (Content-Encoding: gzip). -> {bytes, meta} or null; `miss.why` says why not.
-export async function fetchShippedSnapshot(url, miss = {}) {
+export async function fetchShippedSnapshot(url, miss = {}, signal = undefined) {
   try {
-    const r = await fetch(url);
+    const t0 = performance.now();
+    const r = await fetch(url, { signal });
     if (!r.ok) {
       miss.why = `HTTP ${r.status}`;
       return null;
     }
     const decoded = /gzip/i.test(r.headers.get("Content-Encoding") || "");
     const bytes = decoded ? new Uint8Array(await r.arrayBuffer()) : await gunzip(r.body);
-    return { bytes, meta: { size: bytes.length, sent: +r.headers.get("Content-Length") || null } };
+    const meta = { size: bytes.length, sent: +r.headers.get("Content-Length") || null,
+      ms: Math.round(performance.now() - t0) };
+    return { bytes, meta };
   } catch (e) {
     miss.why = String(e && (e.name || e.message) || e);
     return null;
   }
 }
 
+const shippedURL = (build) =>
+  new URL(`../vendor/snapshot-${build.version}.bin.gz`, import.meta.url);
+
 // The snapshot of this build, the first found: "stored" (IndexedDB, unless
-// `stored` is false), else "shipped" (web/vendor/snapshot-<build.version>.bin.gz,
-// unless `shipped` is false). -> {bytes, meta, source} or null; `miss.stored`,
+// `stored` is false), else "shipped" (shippedURL, unless `shipped` is false).
+// With `early` the shipped one is fetched at once, beside the IndexedDB read
+// (dropped if that finds one). -> {bytes, meta, source} or null; `miss.stored`,
 // `miss.shipped` say why not.
-export async function findSnapshot(build, { stored = true, shipped = true } = {}, miss = {}) {
-  const why = {};
+export async function findSnapshot(build, { stored = true, shipped = true, early = false } = {},
+  miss = {}) {
+  const why = {}, ctl = new AbortController();
+  const get = () => fetchShippedSnapshot(shippedURL(build), why, ctl.signal);
+  const file = shipped && early ? get() : null;
   if (stored) {
-    const snap = await readSnapshot(snapshotKey(build), why);
-    if (snap) return { ...snap, source: "stored" };
-    miss.stored = why.why;
+    const no = {};
+    const snap = await readSnapshot(snapshotKey(build), no);
+    if (snap) {
+      ctl.abort();
+      return { ...snap, source: "stored" };
+    }
+    miss.stored = no.why;
   }
   if (!shipped) return null;
-  const url = new URL(`../vendor/snapshot-${build.version}.bin.gz`, import.meta.url);
-  const snap = await fetchShippedSnapshot(url, why);
+  const snap = await (file || get());
   if (snap) return { ...snap, source: "shipped" };
   miss.shipped = why.why;
   return null;
