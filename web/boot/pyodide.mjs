@@ -81,6 +81,25 @@ const pending = useSnapshot
   : Promise.resolve(null);
 mark("module_loaded");
 
+// The runtime's big files, fetched once the table is painted, not when PyScript
+// asks for Pyodide (~1 s later at 4x throttle). Preloads in the page's head
+// would delay the first paint (measured ~+0.2 s at 4x throttle).
+function preloadRuntime() {
+  const files = [["pyodide.asm.mjs", "modulepreload"], ["pyodide.asm.wasm"],
+    ["python_stdlib.zip"], ["pyodide-lock.json"]];
+  for (const [name, rel = "preload"] of files) {
+    const link = document.createElement("link");
+    link.rel = rel;
+    link.href = indexURL + name;
+    if (rel === "preload") {
+      link.as = "fetch";
+      link.crossOrigin = "anonymous";
+    }
+    document.head.append(link);
+  }
+}
+requestAnimationFrame(() => setTimeout(preloadRuntime));
+
 function booted(py, source) {
   html.dataset.boot = source === "normal" ? "normal" : "snapshot";
   timing.source = source;
