@@ -20,7 +20,8 @@
 //   dataset.snapshot = "storing" | "making" | "saved" | "failed" | "off" (the
 //   IndexedDB copy); globalThis.kosynkaPyodide is the interpreter (tests).
 // - globalThis.kosynkaBootTiming: source ("stored" | "shipped" | "normal"),
-//   snapshot_miss {stored, shipped} (why not), ms marks from navigation start:
+//   snapshot_miss {stored, shipped} (why not), snapshot_bytes (sizes, ms the
+//   worker took to read or fetch + gunzip them), ms marks from navigation start:
 //   module_loaded, snapshot_ready (bytes in memory, or none found), boot_start
 //   (PyScript asks for Pyodide), pyodide_loaded.
 // - globalThis.KOSYNKA_BOOT = {snapshot: false} (set before this loads) turns
@@ -113,6 +114,7 @@ export async function loadPyodide(options = {}) {
   const snap = await pending;
   if (Object.keys(miss).length) timing.snapshot_miss = miss;
   if (snap) {
+    timing.snapshot_bytes = snap.meta;
     try {
       const py = await loadVendored({ ...options, indexURL, _loadSnapshot: snap.bytes });
       py.runPython(REINIT);

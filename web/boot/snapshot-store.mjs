@@ -46,8 +46,10 @@ export async function gzip(bytes) {
   return await new Response(stream).blob();
 }
 
-// -> {bytes: Uint8Array, meta} or null; `miss` (optional object) gets why not
+// -> {bytes: Uint8Array, meta: {size, stored, gzip, ms}} or null; `miss`
+// (optional object) gets why not
 export async function readSnapshot(key, miss = {}) {
+  const t0 = performance.now();
   try {
     const db = await open();
     try {
@@ -62,7 +64,8 @@ export async function readSnapshot(key, miss = {}) {
         miss.why = "short";
         return null;
       }
-      return { bytes, meta: { size: rec.size, stored: data.byteLength, gzip: !!rec.gzip } };
+      const ms = Math.round(performance.now() - t0);
+      return { bytes, meta: { size: rec.size, stored: data.byteLength, gzip: !!rec.gzip, ms } };
     } finally {
       db.close();
     }
@@ -74,7 +77,8 @@ export async function readSnapshot(key, miss = {}) {
 
 // The snapshot shipped with the build (tools/make-snapshot.mjs) at `url`: a gzip
 // file, decompressed here as it arrives, unless the server already decoded it
-// (Content-Encoding: gzip). -> {bytes, meta} or null; `miss.why` says why not.
+// (Content-Encoding: gzip). -> {bytes, meta: {size, sent, ms (fetch + gunzip)}}
+// or null; `miss.why` says why not.
 export async function fetchShippedSnapshot(url, miss = {}, signal = undefined) {
   try {
     const t0 = performance.now();
