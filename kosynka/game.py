@@ -33,7 +33,7 @@ import math
 import time
 from typing import Callable
 
-from .cards import InvalidCardError
+from .cards import InvalidCardError, parse_card
 from .deals import check_number
 from .position import (FOUNDATION, STOCK, WASTE, IllegalMoveError, InvalidMoveError,
                        InvalidPositionError, Move, Position, Rules)
@@ -128,14 +128,20 @@ class Game:
         on it may legally go now; empty if it cannot move."""
         if self.is_won:
             return []
-        out = []
-        for dest in "F1234567":
-            try:
-                self.position.parse_move(f"{card}>{dest}")
-            except (IllegalMoveError, InvalidMoveError, InvalidCardError):
-                continue
-            out.append(dest)
-        return out
+        try:
+            return self.position.targets(parse_card(card))
+        except InvalidCardError:
+            return []
+
+    def pick_at(self, pile: int, index: int | None = None) -> int | None:
+        """C1/C2: the card a touch on ``pile`` (index ``index``) picks up, or None;
+        nothing once the game is won (see :meth:`Position.pick_at`)."""
+        return None if self.is_won else self.position.pick_at(pile, index)
+
+    def run_with(self, card: int) -> tuple[int, ...]:
+        """The cards that leave with ``card`` if it is picked up (R4, R8, R9);
+        empty if it cannot be, or once the game is won."""
+        return () if self.is_won else self.position.run_with(card)
 
     # ----------------------------------------------------------- time
     def elapsed_ms(self) -> int:
@@ -158,12 +164,18 @@ class Game:
             self._since = self.clock()
 
     # ----------------------------------------------------------- actions
-    def play(self, move: str) -> Move:
+    def play(self, move: str, assisted: bool = False) -> Move:
         """Make the move written in notation (``D``, ``Th>4``, ``Ah>F``). Raises
-        IllegalMoveError / InvalidMoveError with the reason; nothing changes then."""
+        IllegalMoveError / InvalidMoveError with the reason; nothing changes then.
+
+        ``assisted``: the move comes from the solver's Finish (F2). Played before
+        F1 applies, it makes the game :attr:`assisted` (no record); once F1
+        applies the rest is the Finish every player gets, and counts as theirs."""
         if self.is_won:
             raise IllegalMoveError(f"{move}: the game is won")
         m = self.position.parse_move(move)
+        if assisted and not self.auto_finish_available:
+            self.assisted = True
         self._run_clock()
         self._apply(m, move)
         return m

@@ -10,7 +10,9 @@
 // While loading, taps on the table or the panel are ignored visibly: the loading
 // indicator pulses. When body[data-state] turns ready, leftovers of the paint
 // are removed. Also: html[data-storage] = "ok" | "blocked" (private mode: the
-// app says nothing will be saved), html[data-paint] = "saved" | "game" | "backs".
+// app says nothing will be saved), html[data-paint] = "saved" | "game" | "backs",
+// html[data-theme] = "light" | "dark" when the settings choose one (issue 13; the
+// app keeps it after start-up), and a left-handed table laid out mirrored.
 (function () {
   "use strict";
   var html = document.documentElement;
@@ -19,6 +21,7 @@
   var PILES = ["stock", "waste", "f1", "f2", "f3", "f4", "t1", "t2", "t3", "t4", "t5", "t6", "t7"];
   var STATS = ["deal-no", "time", "moves", "score"];
   var TRANSIENT = ["picked", "dragging", "fly", "flip", "shake"];
+  var RANKS = "A23456789TJQK", SUITS = "shdc";
 
   var ls = null;
   try {
@@ -132,6 +135,9 @@
       return null;
     }
   }
+  // the player's look (issue 13): theme and hand, from the saved settings
+  var look = read("kosynka.settings") || {};
+  if (look.theme === "light" || look.theme === "dark") html.dataset.theme = look.theme;
   function ready() {
     var s = document.body && document.body.dataset.state;
     return s === "ready" || s === "won";
@@ -144,43 +150,93 @@
   }
 
   // ---------------------------------------------------------------- layout
-  // A port of web/layout.py (geometry, pile_box, column_offsets, places).
-  function geometry(width, height) {
-    width = Math.max(width, 200);
-    height = Math.max(height, 200);
-    var gap = Math.max(3, Math.min(14, Math.floor(width * 0.012)));
+  // The same layout as web/layout.py (geometry, pile_box, column_offsets,
+  // places), from the same numbers: the line below is web/layout.py's NUMBERS
+  // (tests/test_web_layout.py checks it, and compares both layouts at three sizes
+  // through window.kosynkaPaintLayout).
+  // LAYOUT: generated from web/layout.py NUMBERS, do not edit
+  var N = {"card_max": 110, "card_min": 24, "card_ratio": 1.4, "col_gap_min": 8, "fan_share": 0.48, "fd_min": 4, "fd_share": 0.11, "fu_min": 13, "fu_share": 0.27, "gap_max": 14, "gap_min": 3, "gap_share": 0.012, "height_share": 0.2, "height_share_wide": 0.25, "min_side": 200, "room_margin": 4, "top_min": 7, "wide_ratio": 1.6};
+  // END LAYOUT
+  function geometry(width, height, leftHanded) {
+    width = Math.max(width, N.min_side);
+    height = Math.max(height, N.min_side);
+    var gap = Math.max(N.gap_min, Math.min(N.gap_max, Math.floor(width * N.gap_share)));
     var cw = Math.floor((width - 8 * gap) / 7);
-    cw = Math.max(24, Math.min(cw, Math.floor((height * 0.2) / 1.4), 110));
-    var ch = Math.round(cw * 1.4);
+    var share = width >= N.wide_ratio * height ? N.height_share_wide : N.height_share;
+    cw = Math.max(N.card_min, Math.min(cw, Math.floor((height * share) / N.card_ratio), N.card_max));
+    var ch = Math.round(cw * N.card_ratio);
     var left = Math.floor((width - (7 * cw + 6 * gap)) / 2);
     var xs = [];
     for (var i = 0; i < 7; i++) xs.push(left + i * (cw + gap));
-    var top = gap, colTop = top + ch + Math.max(gap * 2, 8);
+    var top = Math.max(gap, N.top_min), colTop = top + ch + Math.max(gap * 2, N.col_gap_min);
     return {
       width: width, height: height, cw: cw, ch: ch, gap: gap, xs: xs, top: top, colTop: colTop,
-      fd: Math.max(4, Math.round(ch * 0.11)), fu: Math.max(13, Math.round(ch * 0.27)),
-      fan: Math.round(cw * 0.3),
+      fd: Math.max(N.fd_min, Math.round(ch * N.fd_share)), fu: Math.max(N.fu_min, Math.round(ch * N.fu_share)),
+      fan: Math.round(cw * N.fan_share), leftHanded: !!leftHanded,
     };
   }
+  function slot(g, name) {
+    if (name[0] === "t") return +name[1] - 1;
+    if (name[0] === "f") return g.leftHanded ? +name[1] - 1 : 2 + +name[1];
+    var k = name === "stock" ? 0 : 1;
+    return g.leftHanded ? 6 - k : k;
+  }
   function pileBox(g, name) {
-    if (name === "stock") return [g.xs[0], g.top, g.cw, g.ch];
-    if (name === "waste") return [g.xs[1], g.top, g.cw + 2 * g.fan, g.ch];
-    if (name[0] === "f") return [g.xs[2 + +name[1]], g.top, g.cw, g.ch];
+    if (name === "waste") return [g.xs[slot(g, name)] - (g.leftHanded ? 2 * g.fan : 0), g.top, g.cw + 2 * g.fan, g.ch];
+    if (name[0] !== "t") return [g.xs[slot(g, name)], g.top, g.cw, g.ch];
     return [g.xs[+name[1] - 1], g.colTop, g.cw, Math.max(g.ch, Math.floor(g.height) - g.colTop)];
   }
   function columnOffsets(down, up, g) {
     var fd = g.fd, fu = g.fu;
-    var room = g.height - g.colTop - g.ch - 4;
+    var room = g.height - g.colTop - g.ch - N.room_margin;
     var need = down * fd + Math.max(0, up - 1) * fu;
     if (need <= room || up + down <= 1) return [fd, fu];
-    if (up > 1) fu = Math.max(13, Math.floor((room - down * fd) / (up - 1)));
+    if (up > 1) fu = Math.max(N.fu_min, Math.floor((room - down * fd) / (up - 1)));
     need = down * fd + Math.max(0, up - 1) * fu;
-    if (need > room && down) fd = Math.max(2, Math.floor((room - Math.max(0, up - 1) * fu) / down));
+    if (need > room && down) {
+      fd = Math.max(Math.floor(N.fd_min / 2), Math.floor((room - Math.max(0, up - 1) * fu) / down));
+    }
+    need = down * fd + Math.max(0, up - 1) * fu;
+    if (need > room && up > 1) fu = Math.max(1, Math.floor((room - down * fd) / (up - 1)));
     return [fd, fu];
   }
+  function tableOffsets(pos, g) {
+    var fd = g.fd, fu = g.fu;
+    for (var c = 0; c < pos.tableau.length; c++) {
+      var o = columnOffsets(pos.down[c], pos.tableau[c].length - pos.down[c], g);
+      fd = Math.min(fd, o[0]);
+      fu = Math.min(fu, o[1]);
+    }
+    return [fd, fu];
+  }
+  // pile name -> [[card name or null (face down), x, y], ...] bottom -> top, for
+  // a position as engine JSON {tableau, down, stock, waste, foundations, fan}
+  function places(pos, g) {
+    var out = {}, i, k, c;
+    PILES.forEach(function (name) { out[name] = []; });
+    for (i = 0; i < pos.stock.length; i++) out.stock.push([null, 0, 0]);
+    var n = pos.waste.length, fan = n ? pos.fan || 0 : 0;
+    for (i = 0; i < n; i++) {
+      k = i - (n - fan);
+      var x = fan > 1 && k > 0 ? k * g.fan : 0;
+      out.waste.push([pos.waste[i], g.leftHanded ? 2 * g.fan - x : x, 0]);
+    }
+    for (k = 0; k < 4; k++) {
+      for (i = 0; i < pos.foundations[k]; i++) out["f" + (k + 1)].push([RANKS[i] + SUITS[k], 0, 0]);
+    }
+    var off = tableOffsets(pos, g);
+    for (c = 0; c < 7; c++) {
+      var col = pos.tableau[c], down = pos.down[c], y = 0;
+      for (i = 0; i < col.length; i++) {
+        out["t" + (c + 1)].push([i >= down ? col[i] : null, 0, y]);
+        y += i < down ? off[0] : off[1];
+      }
+    }
+    return out;
+  }
+  window.kosynkaPaintLayout = { geometry: geometry, pileBox: pileBox, places: places };
 
-  var RANKS = "A23456789TJQK", SUITS = "shdc";
-  function card(name, x, y, z) {
+    function card(name, x, y, z) {
     var el = document.createElement("div");
     el.dataset.painted = "";
     el.style.left = x + "px";
@@ -197,14 +253,15 @@
     el.dataset.face = "up";
     el.dataset.card = name;
     var use = '<svg><use href="#suit-' + s + '"/></svg>';
-    el.innerHTML = '<span class="ix">' + (r === "T" ? "10" : r) + use + "</span>" +
+    el.innerHTML = '<span class="ix" data-r="' + (r === "T" ? "10" : r) + '">' + use + "</span>" +
       '<svg class="pip"><use href="#suit-' + s + '"/></svg>';
     return el;
   }
 
   // position: engine JSON {tableau, down, stock, waste, foundations, fan} or null
   function paintPosition(table, pos) {
-    var g = geometry(table.clientWidth, table.clientHeight);
+    var g = geometry(table.clientWidth, table.clientHeight, look.hand === "left");
+    table.classList.toggle("left-handed", g.leftHanded);
     var el = piles(table);
     table.style.setProperty("--cw", g.cw + "px");
     table.style.setProperty("--ch", g.ch + "px");
@@ -225,26 +282,11 @@
         pos.down.push(c + 1); // a new deal: backs only
       }
     }
-    var i, k;
-    for (i = 0; i < pos.stock.length; i++) cards.stock.push(card(null, 0, 0, i + 1));
-    var n = pos.waste.length, fan = n ? pos.fan || 0 : 0;
-    for (i = 0; i < n; i++) {
-      k = i - (n - fan);
-      cards.waste.push(card(pos.waste[i], fan > 1 && k > 0 ? k * g.fan : 0, 0, i + 1));
-    }
-    for (k = 0; k < 4; k++) {
-      for (i = 0; i < pos.foundations[k]; i++) {
-        cards["f" + (k + 1)].push(card(RANKS[i] + SUITS[k], 0, 0, i + 1));
-      }
-    }
-    for (c = 0; c < 7; c++) {
-      var col = pos.tableau[c], down = pos.down[c];
-      var off = columnOffsets(down, col.length - down, g), y = 0;
-      for (i = 0; i < col.length; i++) {
-        cards["t" + (c + 1)].push(card(i >= down ? col[i] : null, 0, y, i + 1));
-        y += i < down ? off[0] : off[1];
-      }
-    }
+    var at = places(pos, g);
+    PILES.forEach(function (name) {
+      if (!cards[name]) return;
+      at[name].forEach(function (p, i) { cards[name].push(card(p[0], p[1], p[2], i + 1)); });
+    });
     PILES.forEach(function (name) {
       if (!el[name]) return;
       el[name].replaceChildren.apply(el[name], cards[name]);
