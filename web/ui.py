@@ -76,6 +76,7 @@ from kosynka.game import Game, SaveError
 from kosynka.position import IllegalMoveError, InvalidMoveError, Rules
 
 from web import layout, links, solve
+from web.race.page import RacePage, menu_enabled as race_menu_enabled
 from web.i18n import pick_language, t, variant_name, LANGS
 from web.store import (GAME_KEY, MemoryBackend, Store, format_time, variant_key,
                        win_percent, REDEAL_CHOICES)
@@ -178,6 +179,9 @@ class App:
         self.apply_score_setting()
         self.bind()
         self.measure()
+        self.race = RacePage(self)
+        if self.race.route(str(window.location.hash)) and self.race.mode == "handover":
+            return  # this tab only hands a friend's reply to the hosting tab (issue 11)
         link = links.parse(str(window.location.hash))
         env = self.store.load_game_envelope()
         game = None
@@ -1027,6 +1031,9 @@ class App:
         elif action == "daily":
             self.close_dialog()
             self.daily_game()
+        elif action == "race":
+            self.close_dialog()
+            self.race.open_host()
         elif action == "copy":
             field = document.getElementById("share-url")
             try:
@@ -1113,7 +1120,9 @@ class App:
             f"<div class='row'><span>{escape(t(L, 'redeals'))}</span>{redeals}</div>{note}"
             f"<div class='row'><span>{escape(t(L, 'score_setting'))}</span>{score}</div>"
             f"<div class='row'><span>{escape(t(L, 'language'))}</span>{lang}</div>"
-            f"<div class='row'><button type='button' data-action='daily'>{escape(t(L, 'daily'))}</button></div>"
+            f"<div class='row'><button type='button' data-action='daily'>{escape(t(L, 'daily'))}</button>"
+            + (f"<button type='button' data-action='race'>{escape(t(L, 'race'))}</button>"
+               if race_menu_enabled() else "") + "</div>"
             f"<p>{escape(t(L, 'share'))}</p><div class='row share'><input type='text' id='share-url' readonly value='{escape(url)}'>"
             f"<button type='button' data-action='copy'>{escape(t(L, 'copy'))}</button></div>"
             f"<details><summary>{escape(t(L, 'records'))} · {escape(t(L, 'stats'))}</summary>"
