@@ -260,3 +260,13 @@ def test_mutated_codes_never_raise_anything_else(pos, junk):
         S.decode(reseal(bytes(body)))  # valid checksum: the parser itself must hold
     except CodeError:
         pass
+
+
+def test_plain_words_are_foreign_and_named_codes_damaged():
+    for text in ("hello there", "Kosynka", "https://example.org/#deal=42"):
+        with pytest.raises(CodeError) as e:
+            S.parse_link(text)
+        assert e.value.code == "link/foreign", text
+    with pytest.raises(CodeError) as e:
+        S.parse_link("#reply=AAAAAAAAAAAAAAAAAAAAAA")
+    assert e.value.code == "link/corrupt"

@@ -34,7 +34,7 @@ from web.race.signal import CodeError, Invite
 NAME_KEY = "kosynka.race.name"
 STUN_KEY = "kosynka.race.stun"
 SETTINGS_KEY = "kosynka.race.settings"
-NAME_CHARS = 24
+NAME_CHARS = 32
 SEATS = (1, 2, 3)
 
 

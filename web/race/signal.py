@@ -380,7 +380,9 @@ def decode(code: str) -> Invite | Reply:
     body, (crc,) = data[:-4], struct.unpack(">I", data[-4:])
     version, kind = body[0] >> 4, body[0] & 15
     if zlib.crc32(body) != crc:
-        if version > VERSION and kind in (INVITE, REPLY):
+        if kind not in (INVITE, REPLY) or version == 0:
+            raise CodeError("link/foreign", "not a Kosynka race code")
+        if version > VERSION:
             raise CodeError("link/version", "made by a newer Kosynka")
         raise CodeError("link/corrupt", "the code is damaged (cut or mistyped)")
     if version != VERSION:
@@ -443,7 +445,12 @@ def parse_link(text: str, want: type | None = None) -> Invite | Reply:
         name, code = "", squeezed
     else:
         raise CodeError("link/foreign", "not a Kosynka race link")
-    item = decode(code)
+    try:
+        item = decode(code)
+    except CodeError as e:
+        if name and e.code == "link/foreign":  # named as ours: damaged, not foreign
+            raise CodeError("link/corrupt", e.detail) from None
+        raise
     if name and (name == "race") != isinstance(item, Invite):
         raise CodeError("link/corrupt", "the link's name and code disagree")
     if want is not None and not isinstance(item, want):
