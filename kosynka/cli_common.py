@@ -15,11 +15,17 @@ from .deals import check_number
 from .position import Rules
 
 __all__ = ["UsageError", "Parser", "deal_number", "add_rules_arguments", "rules_from",
-           "read_json"]
+           "read_text", "parse_json", "read_json", "one_line"]
 
 
 class UsageError(Exception):
     """Bad input from the user: reported in one line on stderr, exit status 2."""
+
+
+def one_line(text: str) -> str:
+    """``text`` fit for one line of a terminal: every unprintable character (line
+    breaks, controls), which bad input may carry into a message, escaped."""
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
 
 
 class Parser(argparse.ArgumentParser):
@@ -70,16 +76,29 @@ def rules_from(args: argparse.Namespace, data: dict | None = None) -> Rules:
         raise UsageError(str(e)) from None
 
 
-def read_json(path: str) -> object:
-    """The JSON in file ``path`` (``-`` = stdin); UsageError if unreadable."""
+def read_text(path: str) -> str:
+    """The text of file ``path`` (``-`` = stdin); UsageError if unreadable."""
     try:
         if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-        return json.loads(text)
+            return sys.stdin.read()
+        with open(path, encoding="utf-8") as f:
+            return f.read()
     except OSError as e:
-        raise UsageError(f"cannot read {path}: {e.strerror}") from None
-    except (ValueError, UnicodeDecodeError) as e:
+        raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise UsageError(f"{path} is not UTF-8 text: {e}") from None
+
+
+def parse_json(text: str, path: str) -> object:
+    """``text`` (read from ``path``) as JSON; UsageError if it is not JSON we take."""
+    try:
+        return json.loads(text)
+    except ValueError as e:
         raise UsageError(f"{path} is not valid JSON: {e}") from None
+    except RecursionError:
+        raise UsageError(f"{path} is not valid JSON: nested too deep") from None
+
+
+def read_json(path: str) -> object:
+    """The JSON in file ``path`` (``-`` = stdin); UsageError if unreadable."""
+    return parse_json(read_text(path), path)

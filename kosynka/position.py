@@ -88,10 +88,11 @@ class Rules:
     redeals: int | None = None
 
     def __post_init__(self) -> None:
-        if self.draw not in (1, 3) or isinstance(self.draw, bool):
+        # integers only: 3.0 == 3 and True == 1 in Python, but neither is a count
+        if type(self.draw) is not int or self.draw not in (1, 3):
             raise ValueError(f"draw must be 1 or 3, not {self.draw!r}")
         if self.redeals is not None and (
-            isinstance(self.redeals, bool) or self.redeals not in (0, 1, 2, 3)
+            type(self.redeals) is not int or self.redeals not in (0, 1, 2, 3)
         ):
             raise ValueError(f"redeals must be 0, 1, 2, 3 or unlimited, not {self.redeals!r}")
 
@@ -548,3 +549,73 @@ class Position:
         """Cards in the columns that are face up (for race scoring, N4)."""
         for col, d in zip(self.columns, self.down):
             yield from col[d:]
+
+    # ----------------------------------------------------------- picking (C1, C2)
+    def where(self, card: Card) -> tuple[int, int]:
+        """``(pile, index)`` of ``card``: pile 0–6 (columns), ``WASTE``,
+        ``FOUNDATION + suit`` or ``STOCK``; index bottom → top in that pile
+        (the stock's last element is drawn first, as in :attr:`stock`)."""
+        if card in self.waste:
+            return WASTE, self.waste.index(card)
+        if card in self.stock:
+            return STOCK, self.stock.index(card)
+        s, r = SUIT[card], RANK[card]
+        if self.foundations[s] > r:
+            return FOUNDATION + s, r
+        for c, col in enumerate(self.columns):
+            if card in col:
+                return c, col.index(card)
+        raise AssertionError("every card is somewhere")  # _validate guarantees it
+
+    def run_with(self, card: Card) -> tuple[Card, ...]:
+        """The cards that leave with ``card`` when it is picked up: in a column
+        the card and every card on it, which must form a run (R4); from the
+        waste only its top card (R9), from a foundation only its top card (R8).
+        Empty when ``card`` cannot be picked up (face down, in the stock, inside
+        the waste or a foundation, or under cards that are not its run)."""
+        pile, i = self.where(card)
+        if pile == WASTE:
+            return (card,) if i == len(self.waste) - 1 else ()
+        if pile >= FOUNDATION:  # STOCK included: never picked
+            return (card,) if pile < STOCK and i == self.foundations[pile - FOUNDATION] - 1 else ()
+        col = self.columns[pile]
+        if i < self.down[pile]:
+            return ()
+        for j in range(i, len(col) - 1):
+            if col[j] not in PARENTS[col[j + 1]]:
+                return ()
+        return col[i:]
+
+    def pickable(self, card: Card) -> bool:
+        """C1/C2: ``card`` may be picked up (R4, R8, R9; see :meth:`run_with`)."""
+        return bool(self.run_with(card))
+
+    def pick_at(self, pile: int, index: int | None = None) -> Card | None:
+        """The card a touch on ``pile`` picks up, ``index`` being the touched
+        card's place in it (bottom → top, None for the pile's bare ground):
+        anywhere on the waste its top card (R9: nothing inside the waste plays),
+        on a foundation its top card (R8), in a column the touched card if it can
+        be picked up (:meth:`run_with`); else None (the stock, a face-down card,
+        a card under cards that are not its run, an empty pile)."""
+        if pile == WASTE:
+            return self.waste[-1] if self.waste else None
+        if FOUNDATION <= pile < STOCK:
+            n = self.foundations[pile - FOUNDATION]
+            return (n - 1) * 4 + pile - FOUNDATION if n else None
+        if 0 <= pile < 7 and index is not None and 0 <= index < len(self.columns[pile]):
+            card = self.columns[pile][index]
+            return card if self.pickable(card) else None
+        return None
+
+    def targets(self, card: Card) -> list[str]:
+        """C4: every destination (``F``, ``1``–``7``) where ``card`` with the
+        cards on it may legally go now; empty if it cannot move."""
+        out = []
+        name = card_name(card)
+        for dest in "F1234567":
+            try:
+                self.parse_move(f"{name}>{dest}")
+            except IllegalMoveError:
+                continue
+            out.append(dest)
+        return out

@@ -152,11 +152,12 @@ import time
 from dataclasses import dataclass, field
 
 from .cards import PARENTS
+from .deals import MAX_DEAL
 from .position import DRAW, FOUNDATION, WASTE, Position, Rules
 
 __all__ = [
     "SolveResult", "Solver", "solve", "verified_deal", "VerifiedDealSearch",
-    "streamlined_search", "ALL_PRUNING", "VERIFY_STATES",
+    "streamlined_search", "NoVerifiedDealError", "ALL_PRUNING", "VERIFY_STATES",
 ]
 
 ALL_PRUNING = frozenset({"safe", "symmetry", "pointer", "redeals", "talon", "twins"})
@@ -1026,11 +1027,17 @@ def solve(position: Position, max_states: int | None = None,
     return Solver(position, max_states, max_seconds, prune, **kw).run()
 
 
+class NoVerifiedDealError(ValueError):
+    """No deal from the start number to the last one, 2**64-1, is verified."""
+
+
 class VerifiedDealSearch:
-    """Sliced :func:`verified_deal`: ``step(n)`` → ``None`` or ``(number, result)``."""
+    """Sliced :func:`verified_deal`: ``step(n)`` → ``None`` or ``(number, result)``;
+    raises :class:`NoVerifiedDealError` after the last deal number."""
 
     def __init__(self, start: int, rules: Rules = Rules(),
                  max_states: int = VERIFY_STATES) -> None:
+        self.start = start
         self.rules = rules
         self.max_states = max_states
         self.number = start
@@ -1048,6 +1055,9 @@ class VerifiedDealSearch:
         if res.result == "won":
             self.result = (self.number, res)
             return self.result
+        if self.number + 1 >= MAX_DEAL:
+            raise NoVerifiedDealError(f"no verified deal at or after {self.start} under "
+                                      f"{self.rules.name} (deal numbers end at 2**64-1)")
         self.number += 1
         self._solver = streamlined_search(Position.deal(self.number, self.rules),
                                           max_states=self.max_states)
@@ -1057,7 +1067,8 @@ class VerifiedDealSearch:
 def verified_deal(start: int, rules: Rules = Rules(),
                   max_states: int = VERIFY_STATES):
     """V1: ``(number, SolveResult)`` of the first deal at or after ``start``
-    that the solver wins within ``max_states`` states."""
+    that the solver wins within ``max_states`` states; :class:`NoVerifiedDealError`
+    if none up to the last deal number (only ever near 2**64-1)."""
     search = VerifiedDealSearch(start, rules, max_states)
     while True:
         res = search.step(1 << 20)

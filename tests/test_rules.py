@@ -133,7 +133,9 @@ def test_R11_rules_are_fixed_and_named():
     assert Rules().name == "Classic, draw 1"
     assert Rules(3).name == "Classic, draw 3"
     assert Rules(3, 2).name == "Turn Three"
-    for bad in ((2, None), (1, 4), (1, -1), (True, None)):
+    # integers only: 3.0 == 3 and True == 1, yet neither is a count (issue 14 item 5)
+    for bad in ((2, None), (1, 4), (1, -1), (True, None), (3.0, None), (1, 2.0), (1, False),
+                ("3", None), (1, "2")):
         with pytest.raises(ValueError):
             Rules(*bad)
 

@@ -17,10 +17,37 @@ Decisions (user-visible):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
-MIN_FU = 13  # px of a face-up card shown under the next one, at least
-MIN_FD = 4
+# The layout's numbers: the one source for this module and for the first paint
+# before Python. web/boot/paint.js carries them as one line, ``var N = <this dict
+# as JSON, keys sorted>;`` between its LAYOUT markers; tests/test_web_layout.py
+# fails (printing the line to paste) when the two differ, and compares both
+# layouts in the browser at three viewport sizes.
+NUMBERS = {
+    "min_side": 200,           # px: a smaller table box is laid out as this
+    "gap_share": 0.012,        # gap between slots: this share of the width …
+    "gap_min": 3, "gap_max": 14,   # … within these px
+    "card_ratio": 1.4,         # card height / width
+    "card_min": 24, "card_max": 110,  # card width px
+    "height_share": 0.2,       # a card is at most this share of the height tall
+    "top_min": 7,              # px above the top row, at least (room for a lifted card)
+    "col_gap_min": 8,          # px between the top row and the columns, at least
+    "fd_share": 0.11, "fd_min": 4,   # face-down card offset in a column: share of card height, min px
+    "fu_share": 0.27, "fu_min": 13,  # face-up card offset (its corner stays visible)
+    "fan_share": 0.48,         # draw-3 waste fan offset: share of card width
+    "room_margin": 4,          # px kept free under the longest column
+}
+N = NUMBERS
+MIN_FU = N["fu_min"]
+MIN_FD = N["fd_min"]
+
+
+def _round(x: float) -> int:
+    """Half up, as JavaScript's ``Math.round`` (Python's ``round`` goes to even)."""
+    return math.floor(x + 0.5)
+
 
 # foundation k holds suit k in this order (DOM piles f1..f4)
 SUITS = "shdc"
@@ -49,41 +76,41 @@ class Geometry:
         if pile[0] == "f":
             return self.x[2 + int(pile[1])], self.top, self.cw, self.ch
         i = int(pile[1]) - 1
-        return self.x[i], self.col_top, self.cw, max(self.ch, int(self.height) - self.col_top)
+        return self.x[i], self.col_top, self.cw, max(self.ch, math.floor(self.height) - self.col_top)
 
 
 def geometry(width: float, height: float) -> Geometry:
     """Card size and slot positions for a table box of ``width`` × ``height`` px."""
-    width = max(width, 200.0)
-    height = max(height, 200.0)
-    gap = max(3, min(14, int(width * 0.012)))
-    cw = int((width - 8 * gap) / 7)
+    width = max(width, N["min_side"])
+    height = max(height, N["min_side"])
+    gap = max(N["gap_min"], min(N["gap_max"], math.floor(width * N["gap_share"])))
+    cw = math.floor((width - 8 * gap) / 7)
     # a column of 6 face-down + 13 face-up cards should fit without closing up much
-    cw = max(24, min(cw, int(height * 0.2 / 1.4), 110))
-    ch = round(cw * 1.4)
+    cw = max(N["card_min"], min(cw, math.floor(height * N["height_share"] / N["card_ratio"]), N["card_max"]))
+    ch = _round(cw * N["card_ratio"])
     total = 7 * cw + 6 * gap
-    left = int((width - total) / 2)
+    left = math.floor((width - total) / 2)
     xs = [left + i * (cw + gap) for i in range(7)]
-    top = max(gap, 7)  # room for a lifted (picked) card
-    col_top = top + ch + max(gap * 2, 8)
-    fd = max(MIN_FD, round(ch * 0.11))
-    fu = max(MIN_FU, round(ch * 0.27))
-    fan = round(cw * 0.48)
+    top = max(gap, N["top_min"])
+    col_top = top + ch + max(gap * 2, N["col_gap_min"])
+    fd = max(MIN_FD, _round(ch * N["fd_share"]))
+    fu = max(MIN_FU, _round(ch * N["fu_share"]))
+    fan = _round(cw * N["fan_share"])
     return Geometry(width, height, cw, ch, gap, fd, fu, fan, top, col_top, xs)
 
 
 def column_offsets(down: int, up: int, geom: Geometry) -> tuple[int, int]:
     """(face-down offset, face-up offset) so a column of ``down``+``up`` cards fits."""
     fd, fu = geom.fd, geom.fu
-    room = geom.height - geom.col_top - geom.ch - 4
+    room = geom.height - geom.col_top - geom.ch - N["room_margin"]
     need = down * fd + max(0, up - 1) * fu
     if need <= room or up + down <= 1:
         return fd, fu
     if up > 1:
-        fu = max(MIN_FU, int((room - down * fd) / (up - 1)))
+        fu = max(MIN_FU, math.floor((room - down * fd) / (up - 1)))
     need = down * fd + max(0, up - 1) * fu
     if need > room and down:
-        fd = max(MIN_FD // 2, int((room - max(0, up - 1) * fu) / down))
+        fd = max(MIN_FD // 2, math.floor((room - max(0, up - 1) * fu) / down))
     return fd, fu
 
 
@@ -119,3 +146,41 @@ def places(pos, geom: Geometry, card_of) -> dict[int, Place]:
             out[c] = Place(f"t{col + 1}", i, 0, y, i >= down)
             y += fd if i < down else fu
     return out
+
+
+# ------------------------------------------------------------ piles by name
+# The DOM names piles ``stock``, ``waste``, ``f1``–``f4`` (♠♥♦♣) and ``t1``–``t7``;
+# the engine numbers them (``kosynka.position``: columns 0–6, WASTE, FOUNDATION + s,
+# STOCK). These two maps are the only translation between the names.
+PILES = ("stock", "waste", "f1", "f2", "f3", "f4", "t1", "t2", "t3", "t4", "t5", "t6", "t7")
+_ENGINE = {"waste": 7, "stock": 12, **{f"f{k + 1}": 8 + k for k in range(4)},
+           **{f"t{i + 1}": i for i in range(7)}}
+
+
+def engine_pile(name: str) -> int:
+    """The engine's pile number of a DOM pile name (``t1`` → 0, ``waste`` → 7, …)."""
+    return _ENGINE[name]
+
+
+def dest_pile(card: int, dest: str) -> str:
+    """The pile a move's destination in notation (``F``, ``1``–``7``) names for ``card``."""
+    return f"f{(card & 3) + 1}" if dest == "F" else f"t{dest}"
+
+
+def hit(geom: Geometry, placed: dict[int, Place], x: float, y: float) -> tuple[str | None, int | None]:
+    """``(pile, index)`` at table point ``(x, y)`` where the cards *are in the game*
+    (``placed`` from :func:`places`), whatever an animation shows at that instant:
+    the pile whose box holds the point, and the topmost of its cards whose face holds
+    it (None on the pile's bare ground); ``(None, None)`` off every pile."""
+    for name in PILES:
+        bx, by, bw, bh = geom.pile_box(name)
+        if bx <= x < bx + bw and by <= y < by + bh:
+            best = None
+            for c, p in placed.items():
+                if (p.pile == name and bx + p.x <= x < bx + p.x + geom.cw
+                        and by + p.y <= y < by + p.y + geom.ch
+                        and (best is None or p.index > best)):
+                    best = p.index
+            return name, best
+    return None, None
+

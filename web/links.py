@@ -3,13 +3,19 @@
 Decision: the deal lives in the URL *hash*, not the query, so a static host and the
 service worker serve the same ``index.html`` for every deal. The hash is kept in step
 with the deal on the table, so the address bar is always the link to share. A missing
-``redeals`` means unlimited (Classic).
+``redeals`` means unlimited (Classic). The number and the variant are read by the
+engine (``kosynka.variants``): any deal number 0 … 2⁶⁴−1, so a Deal of the day
+link opens for a friend too.
 """
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlencode
+
+from kosynka import variants
+from kosynka.position import Rules
 
 
 @dataclass(frozen=True)
@@ -19,8 +25,16 @@ class DealLink:
     redeals: int | None = None
     daily: str | None = None  # ISO date when this is that date's Deal of the day
 
+    @property
+    def rules(self) -> Rules:
+        return Rules(self.draw, self.redeals)
 
-MAX_DEAL = 2**31 - 1
+
+def _date(text: str | None) -> str | None:
+    try:
+        return datetime.date.fromisoformat(text).isoformat() if text and len(text) == 10 else None
+    except ValueError:
+        return None
 
 
 def parse(hash_or_query: str) -> DealLink | None:
@@ -34,19 +48,13 @@ def parse(hash_or_query: str) -> DealLink | None:
     text = hash_or_query.lstrip("#?")
     if not text:
         return None
-    q = {k: v[-1] for k, v in parse_qs(text).items() if v}
+    q = {k: v[-1] for k, v in parse_qs(text, keep_blank_values=True).items() if v}
     try:
-        number = int(q["deal"])
-        draw = int(q.get("draw", "1"))
-        redeals = None if q.get("redeals") in (None, "", "u") else int(q["redeals"])
-    except (KeyError, ValueError):
+        number = variants.parse_number(q.get("deal"))
+        rules = variants.from_text(q.get("draw"), q.get("redeals"))
+    except ValueError:
         return None
-    if not 0 <= number <= MAX_DEAL or draw not in (1, 3) or redeals not in (None, 0, 1, 2, 3):
-        return None
-    daily = q.get("daily")
-    if daily is not None and (len(daily) != 10 or daily[4] != "-" or daily[7] != "-"):
-        daily = None
-    return DealLink(number, draw, redeals, daily)
+    return DealLink(number, rules.draw, rules.redeals, _date(q.get("daily")))
 
 
 def format(link: DealLink) -> str:

@@ -1,4 +1,4 @@
-"""Kosynka's PyScript entry point: builds the solo table (see ``web.ui``).
+"""Kosynka's PyScript entry point: builds the solo table (see ``web.app``).
 
 Start-up runs as a task on PyScript's event loop (the first deal may need a short
 sliced solver search); a failure is reported on the console and in the loading line
@@ -10,7 +10,7 @@ import traceback
 
 import js
 
-from web.ui import App
+from web.app import App
 
 app = App()
 

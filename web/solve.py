@@ -1,31 +1,28 @@
-"""The solver in the page: verified deals prepared in the background (V1, issue 4
-item 9) and Finish by the solver (F2).
+"""The solver for the page: verified deals (V1, issue 4 item 9) and Finish's line
+(F2). It returns results — awaitables — and shows nothing; the page decides what
+to say and to play (issue 9 item 4).
 
 Where the solver runs:
 - In a module Web Worker with its own Pyodide (``web/solver-worker.mjs``), started
-  once the table is ready: the background search for the next verified deal, and
-  Finish (F2) when the worker is idle. The page's thread stays free for taps, and
-  the search gets the machine's second core. Measured: ``step(n)`` of
-  ``kosynka.solver`` bounds new states, not work, so one main-thread slice could
-  run for hundreds of ms (0.26 s seen in Chromium, 0.9 s on CPython for n=50).
+  once the table is ready; it speaks ``web.solver_protocol`` (versioned
+  envelopes). The page's thread stays free for taps, and the search gets the
+  machine's second core. Cancelling a Finish sends ``cancel``: the worker stops
+  that search between two slices.
 - On the main thread in cooperative slices (``Slicer``) while the worker is not up
-  yet (the first deal on a first visit) or if it failed: each ``step(n)`` is sized
-  to about ``SLICE_S`` and the loop yields to the browser between slices. No
-  cross-origin-isolation headers are needed either way.
+  yet (the first deal on a first visit), busy, or if it failed: each ``step(n)`` is
+  sized to about ``SLICE_S`` and the loop yields to the browser between slices.
+  No cross-origin-isolation headers are needed either way.
 
 Decisions (user-visible):
 - New deal hands out a deal verified under the chosen rules (draw, redeal limit).
   One verified deal per variant is searched for in the background ahead of time and
   remembered on the device (``kosynka.next``), so New deal shows at once, even after
-  a reload. If none is ready yet (first visit, or a variant just chosen), the table
-  says it is looking and deals as soon as the search ends.
+  a reload.
 - Search for a new deal starts from a random number below one million, so deal
   numbers stay short enough to share.
 - Deal of the day: the first verified deal at or after ``kosynka.deals.daily_number``
   of the date, under the chosen rules — the same for everyone on that date.
-- Finish (F2) gives the solver ``FINISH_STATES`` states / ``FINISH_SECONDS`` seconds
-  of search; then it plays the line it found move by move, or says plainly that the
-  position has no path to victory (``lost``) or that it found none within the budget.
+- Finish (F2) gives the solver ``FINISH_STATES`` states / ``FINISH_SECONDS`` seconds.
 """
 
 from __future__ import annotations
@@ -34,12 +31,16 @@ import asyncio
 import json
 import random
 import time
+from typing import Callable
 
-from kosynka import deals
-from kosynka.position import Rules
+from kosynka import deals, variants
+from kosynka.messages import MessageError
+from kosynka.position import Position, Rules
 from kosynka.solver import Solver, SolveResult, VerifiedDealSearch
 
-SLICE_S = 0.012          # aim for each solver slice (the page stays responsive)
+from web.solver_protocol import PROTOCOL
+
+SLICE_S = 0.012          # aim for each solver slice on the page (it stays responsive)
 FINISH_STATES = 400_000
 FINISH_SECONDS = 20.0
 NEXT_KEY = "kosynka.next"
@@ -55,7 +56,7 @@ class Slicer:
 
     def __init__(self) -> None:
         self.n = 50  # states per slice; adapts to this machine's speed
-        self.longest = 0.0  # longest slice seen (seconds): issue 4 item 9 wants < 50 ms
+        self.longest = 0.0  # longest slice seen (seconds)
         self.slices = 0
         self.busy_s = 0.0  # time spent inside step()
 
@@ -76,48 +77,61 @@ class Slicer:
                 self.n = max(10, min(20_000, int(self.n * min(2.0, max(0.5, SLICE_S / dt)))))
             await asyncio.sleep(0)
 
+    def figures(self) -> dict:
+        return {"longest_slice_ms": round(self.longest * 1000, 2), "slices": self.slices,
+                "step_s": round(self.busy_s, 3), "n": self.n}
+
 
 class WorkerClient:
     """The page's side of ``web/solver-worker.mjs``: requests become futures."""
 
-    def __init__(self, on_ready=None) -> None:
+    def __init__(self, stats: Callable[..., None]) -> None:
         import js
         from pyodide.ffi import create_proxy
 
-        self.on_ready = on_ready
+        self.stats = stats
+        self.stopped = 0  # searches the worker stopped on a cancel, mid-way
         self.t0 = time.perf_counter()
         self.ready = False
         self.failed = False
-        self.busy = 0  # requests sent and not answered
         self._next = 0
         self._pending: dict[int, asyncio.Future] = {}
         url = js.URL.new("web/solver-worker.mjs", js.document.baseURI).href
-        opts = js.Object.fromEntries([["type", "module"]])
-        self.worker = js.Worker.new(url, opts)
+        self.worker = js.Worker.new(url, js.Object.fromEntries([["type", "module"]]))
         self._on_msg = create_proxy(self._message)
         self._on_err = create_proxy(self._error)
         self.worker.addEventListener("message", self._on_msg)
         self.worker.addEventListener("error", self._on_err)
 
+    @property
+    def idle(self) -> bool:
+        return self.ready and not self.failed and not self._pending
+
     def _message(self, ev) -> None:
-        import js
-        data = json.loads(str(js.JSON.stringify(ev.data)))
-        if "ready" in data:
-            self.ready = bool(data["ready"])
-            self.failed = not self.ready
-            if self.on_ready is not None:
-                self.on_ready(worker_boot=data.get("boot") or "failed",
-                              worker_ready_s=round(time.perf_counter() - self.t0, 3))
-            if self.failed:
-                self._fail(data.get("error", "worker failed"))
+        try:
+            msg = PROTOCOL.parse(str(ev.data))
+        except MessageError as e:
+            self._fail(f"solver worker: {e}")
             return
-        fut = self._pending.pop(data.get("id"), None)
-        self.busy = len(self._pending)
-        if fut is not None and not fut.done():
-            if "error" in data:
-                fut.set_exception(RuntimeError(data["error"]))
-            else:
-                fut.set_result(data)
+        kind = msg["kind"]
+        if kind in ("ready", "failed"):
+            self.ready = kind == "ready"
+            self.failed = not self.ready
+            self.stats(worker_boot=msg.get("boot", "failed"),
+                       worker_ready_s=round(time.perf_counter() - self.t0, 3))
+            if self.failed:
+                self._fail(msg["error"])
+            return
+        if kind == "cancelled":
+            self.stopped += 1
+            self.stats(worker_stopped=self.stopped)
+        fut = self._pending.pop(msg["id"], None)
+        if fut is None or fut.done():
+            return
+        if kind == "error":
+            fut.set_exception(RuntimeError(msg["error"]))
+        else:
+            fut.set_result(None if kind == "cancelled" else msg)
 
     def _error(self, ev) -> None:
         self.failed = True
@@ -128,188 +142,193 @@ class WorkerClient:
             if not fut.done():
                 fut.set_exception(RuntimeError(why))
         self._pending.clear()
-        self.busy = 0
 
-    def request(self, **payload) -> asyncio.Future:
-        import js
+    def request(self, kind: str, **fields) -> tuple[int, asyncio.Future]:
+        """Send a request; ``(id, future of the answer)`` — None if cancelled."""
         self._next += 1
         fut = asyncio.get_event_loop().create_future()
         if self.failed:
             fut.set_exception(RuntimeError("solver worker unavailable"))
-            return fut
+            return self._next, fut
         self._pending[self._next] = fut
-        self.busy = len(self._pending)
-        self.worker.postMessage(js.JSON.parse(json.dumps(dict(payload, id=self._next))))
-        return fut
+        self.worker.postMessage(PROTOCOL.dumps(PROTOCOL.build(kind, self._next, **fields)))
+        return self._next, fut
+
+    def cancel(self, id: int) -> None:
+        """Stop request ``id``: its future gives None now, and the worker drops the
+        search at its next slice (before any later request)."""
+        fut = self._pending.pop(id, None)
+        if fut is None:
+            return
+        if not fut.done():
+            fut.set_result(None)
+        self._next += 1
+        self.worker.postMessage(PROTOCOL.dumps(PROTOCOL.build("cancel", self._next, target=id)))
 
 
-def _key(rules: Rules) -> str:
-    return f"d{rules.draw}" if rules.redeals is None else f"d{rules.draw}r{rules.redeals}"
+class Finish:
+    """F2 in progress: ``await finish`` gives the ``SolveResult`` (None if cancelled)."""
+
+    def __init__(self, client: "SolverClient", position: Position) -> None:
+        self.client = client
+        self.position = position.copy()
+        self.cancelled = False
+        self._request: int | None = None
+        self._task = asyncio.ensure_future(self._run())
+
+    def __await__(self):
+        return self._task.__await__()
+
+    def cancel(self) -> None:
+        """Stop the search (in the worker too); the awaitable gives None."""
+        self.cancelled = True
+        w = self.client.worker
+        if self._request is not None and w is not None:
+            w.cancel(self._request)
+
+    async def _run(self) -> SolveResult | None:
+        client = self.client
+        t0 = time.perf_counter()
+        res = None
+        where = "page"
+        rules = self.position.rules
+        if client.worker_idle():
+            where = "worker"
+            self._request, fut = client.worker.request(
+                "solve", position=self.position.to_json(), draw=rules.draw, redeals=rules.redeals,
+                max_states=FINISH_STATES, max_seconds=FINISH_SECONDS)
+            try:
+                ans = await fut
+                if ans is not None:
+                    res = SolveResult(ans["result"], list(ans["moves"]), ans["states"], ans["seconds"])
+            except RuntimeError:
+                res = None
+                where = "page"
+        if res is None and not self.cancelled:
+            solver = Solver(self.position, max_states=FINISH_STATES, max_seconds=FINISH_SECONDS)
+            res = await client.slicer.run(solver, lambda: self.cancelled)
+        client.stats(finish_s=round(time.perf_counter() - t0, 3), finish_where=where,
+                     finish_states=None if res is None else res.states,
+                     finish_result="cancelled" if self.cancelled else res.result)
+        return None if self.cancelled else res
 
 
-class Background:
-    def __init__(self, app) -> None:
-        self.app = app
+class SolverClient:
+    """Verified deals and Finish lines for the page, in the worker or in slices.
+
+    ``stats(**figures)`` receives timings for tests and benchmarks."""
+
+    def __init__(self, backend, stats: Callable[..., None]) -> None:
+        self.backend = backend
         self.slicer = Slicer()
+        self.stats = lambda **kw: stats(**kw, **self.slicer.figures())
         self.ready: dict[str, int] = self._load_ready()
         self.preparing: str | None = None
-        self.finishing = False
-        self._finish_gen = 0
         self._prep_gen = 0
+        self._prep_request: int | None = None
         self.worker: WorkerClient | None = None
 
     def start_worker(self) -> None:
         """Start the solver worker (once the table is ready)."""
         if self.worker is None:
             try:
-                self.worker = WorkerClient(self.app.publish_stats)
+                self.worker = WorkerClient(self.stats)
             except Exception:
                 self.worker = None
 
-    def _worker_ok(self) -> bool:
-        return self.worker is not None and not self.worker.failed
+    def worker_idle(self) -> bool:
+        return self.worker is not None and self.worker.idle
 
     # -- verified deals ---------------------------------------------------
     def _load_ready(self) -> dict[str, int]:
         try:
-            raw = self.app.store.backend.get(NEXT_KEY)
+            raw = self.backend.get(NEXT_KEY)
             d = json.loads(raw) if raw else {}
-            return {k: v for k, v in d.items() if isinstance(v, int) and not isinstance(v, bool)
-                    and 0 <= v < deals.MAX_DEAL} if isinstance(d, dict) else {}
-        except Exception:
+            out = {}
+            for k, v in d.items():
+                variants.from_key(k)
+                out[k] = deals.check_number(v)
+            return out
+        except Exception:  # anything unexpected: search afresh
             return {}
 
     def _save_ready(self) -> None:
         try:
-            self.app.store.backend.set(NEXT_KEY, json.dumps(self.ready))
+            self.backend.set(NEXT_KEY, json.dumps(self.ready))
         except Exception:
             pass
 
-    def has_next(self, rules: Rules) -> bool:
-        return _key(rules) in self.ready
-
     def take_next(self, rules: Rules) -> int | None:
         """A verified deal of ``rules`` prepared earlier, or None."""
-        n = self.ready.pop(_key(rules), None)
+        n = self.ready.pop(variants.key(rules), None)
         self._save_ready()
         return n
 
-    async def search(self, start: int, rules: Rules, cancelled=lambda: False) -> int | None:
-        """The first verified deal at or after ``start``: in the worker when it is up
-        and idle, else in slices on the page."""
+    async def verified_deal(self, start: int, rules: Rules, cancelled=lambda: False) -> int | None:
+        """The first verified deal at or after ``start`` (None if cancelled): in the
+        worker when it is up and idle, else in slices on the page."""
         t0 = time.perf_counter()
-        if self._worker_ok() and self.worker.ready and not self.worker.busy:
+        if self.worker_idle():
             try:
-                ans = await self.worker.request(kind="deal", start=start, draw=rules.draw,
-                                                redeals=rules.redeals)
-                self.app.publish_stats(search_s=round(time.perf_counter() - t0, 3), search_where="worker")
-                return None if cancelled() else int(ans["number"])
-            except Exception:
+                _, fut = self.worker.request("deal", start=start, draw=rules.draw, redeals=rules.redeals)
+                ans = await fut
+                self.stats(search_s=round(time.perf_counter() - t0, 3), search_where="worker")
+                return None if cancelled() or ans is None else ans["number"]
+            except RuntimeError:
                 pass
         search = VerifiedDealSearch(start, rules)
         found = await self.slicer.run(search, cancelled)
-        self.app.publish_stats(search_s=round(time.perf_counter() - t0, 3), search_tried=search.tried)
+        self.stats(search_s=round(time.perf_counter() - t0, 3), search_tried=search.tried)
         return None if found is None else found[0]
 
-    def prepare_next(self) -> None:
-        """Search one verified deal ahead for the variant in the settings."""
-        rules = Rules(self.app.settings.draw, self.app.settings.redeals)
-        key = _key(rules)
+    def prepare_next(self, rules: Rules) -> None:
+        """Search one verified deal of ``rules`` ahead, in the background."""
+        key = variants.key(rules)
         if key in self.ready or self.preparing == key:
             return
+        if self.preparing is not None:
+            self.stop_preparing()
         self._prep_gen += 1
         gen = self._prep_gen
         self.preparing = key
 
         async def go():
             number = None
-            if self._worker_ok():
+            if self.worker is not None and not self.worker.failed:
                 try:
                     t0 = time.perf_counter()
-                    ans = await self.worker.request(kind="deal", start=random_start(),
-                                                    draw=rules.draw, redeals=rules.redeals)
-                    number = int(ans["number"])
-                    self.app.publish_stats(worker_deal_s=round(time.perf_counter() - t0, 3))
-                except Exception:
+                    self._prep_request, fut = self.worker.request(
+                        "deal", start=random_start(), draw=rules.draw, redeals=rules.redeals)
+                    ans = await fut
+                    if gen == self._prep_gen:
+                        self._prep_request = None
+                    number = None if ans is None else ans["number"]
+                    self.stats(worker_deal_s=round(time.perf_counter() - t0, 3))
+                except RuntimeError:
                     number = None
             if number is None and gen == self._prep_gen:
-                # let the page paint and settle first
-                await asyncio.sleep(0.3)
-                number = await self.search(random_start(), rules, lambda: gen != self._prep_gen)
+                await asyncio.sleep(0.3)  # let the page paint and settle first
+                number = await self.verified_deal(random_start(), rules, lambda: gen != self._prep_gen)
             if gen != self._prep_gen:
                 return
             self.preparing = None
             if number is not None:
                 self.ready[key] = number
                 self._save_ready()
-                self.app.deal_ready(rules)
 
         asyncio.ensure_future(go())
 
     def stop_preparing(self) -> None:
+        """Leave the search ahead (it would halve the speed of a search the player waits for)."""
         self._prep_gen += 1
         self.preparing = None
+        if self._prep_request is not None and self.worker is not None:
+            self.worker.cancel(self._prep_request)
+            self._prep_request = None
 
     async def daily_number(self, date: str, rules: Rules) -> int | None:
-        return await self.search(deals.daily_number(date), rules)
+        return await self.verified_deal(deals.daily_number(date), rules)
 
-    # -- Finish (F2) -------------------------------------------------------
-    def start_finish(self) -> None:
-        app = self.app
-        game = app.game
-        self._finish_gen += 1
-        gen = self._finish_gen
-        self.finishing = True
-        app.busy = True
-        app.set_working(True)
-        app.toast(app.tr("thinking"), 60_000)
-        # the background deal search would halve the solver's speed: pause it
-        paused = self.preparing is not None
-        self.stop_preparing()
-
-        async def go():
-            t0 = time.perf_counter()
-            res = None
-            where = "page"
-            if self._worker_ok() and self.worker.ready and not self.worker.busy:
-                try:
-                    ans = await self.worker.request(
-                        kind="solve", position=game.position.to_json(), draw=game.rules.draw,
-                        redeals=game.rules.redeals, max_states=FINISH_STATES,
-                        max_seconds=FINISH_SECONDS)
-                    res = SolveResult(ans["result"], list(ans["moves"]), int(ans["states"]))
-                    where = "worker"
-                except Exception:
-                    res = None
-            if res is None and gen == self._finish_gen and app.game is game:
-                solver = Solver(game.position.copy(), max_states=FINISH_STATES,
-                                max_seconds=FINISH_SECONDS)
-                res = await self.slicer.run(solver, lambda: gen != self._finish_gen or app.game is not game)
-            app.publish_stats(finish_s=round(time.perf_counter() - t0, 3), finish_where=where,
-                              finish_states=None if res is None else res.states,
-                              finish_result=None if res is None else res.result)
-            if gen != self._finish_gen or app.game is not game:
-                return
-            self.finishing = False
-            app.busy = False
-            app.set_working(False)
-            if res.result == "won":
-                app.hide_toast()
-                await app.run_line(list(res.moves), assisted=True)
-            elif res.result == "lost":
-                app.toast(app.tr("no_path"), 6000)
-            else:
-                app.toast(app.tr("gave_up"), 6000)
-            app.update_status()
-            if paused:
-                self.prepare_next()
-
-        asyncio.ensure_future(go())
-
-    def cancel_finish(self) -> None:
-        if self.finishing:
-            self._finish_gen += 1
-            self.finishing = False
-            self.app.busy = False
-            self.app.set_working(False)
-            self.prepare_next()
+    def finish(self, position: Position) -> Finish:
+        """F2: the solver's line from ``position``; ``await`` it, or ``cancel()`` it."""
+        return Finish(self, position)

@@ -20,7 +20,8 @@ Decisions (user-visible):
   variant. Statistics are global: played, won, current and best streak. A game counts
   as played once a move was made in it and it was won or abandoned (New deal,
   Restart, Deal of the day or a link while it was in progress); abandoning ends the
-  current streak.
+  current streak. Records are read afresh from storage before each change, so a
+  win or an abandoned game in another tab is never overwritten.
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, asdict
 from typing import Any, Protocol
+
+from kosynka import variants
+from kosynka.position import Rules
 
 SETTINGS_KEY = "kosynka.settings"
 GAME_KEY = "kosynka.game"
@@ -60,8 +64,8 @@ class MemoryBackend:
 
 
 def variant_key(draw: int, redeals: int | None) -> str:
-    """Records key of a variant: ``d1``/``d3`` for Classic, ``d3r2`` when limited (T2)."""
-    return f"d{draw}" if redeals is None else f"d{draw}r{redeals}"
+    """Records key of a variant (T2), as the engine writes it (``kosynka.variants.key``)."""
+    return variants.key(Rules(draw, redeals))
 
 
 @dataclass
@@ -78,10 +82,12 @@ class Settings:
         if not isinstance(d, dict):
             raise ValueError("settings are not an object")
         s = cls()
-        if d.get("draw") in (1, 3):
-            s.draw = d["draw"]
-        if d.get("redeals") in REDEAL_CHOICES:
-            s.redeals = d["redeals"]
+        try:  # the variant as a whole, read by the engine; a bad one keeps the default
+            rules = variants.from_fields(d.get("draw"), d.get("redeals"))
+            if rules.redeals in REDEAL_CHOICES:
+                s.draw, s.redeals = rules.draw, rules.redeals
+        except ValueError:
+            pass
         if isinstance(d.get("score"), bool):
             s.score = d["score"]
         if d.get("lang") in ("uk", "ru", "en", None):
@@ -231,6 +237,7 @@ class Store:
 
     def record_abandon(self) -> None:
         """A game with moves was left unfinished: played +1, streak ends."""
+        self.reload_records()
         st = self.stats
         st["played"] += 1
         st["streak"] = 0
@@ -239,6 +246,7 @@ class Store:
     def record_win(self, vkey: str, seconds: int, moves: int, assisted: bool,
                    daily: str | None = None) -> WinResult:
         """Count a win; set records unless ``assisted`` (F2). ``daily`` = date of the Deal of the day."""
+        self.reload_records()
         st = self.stats
         st["played"] += 1
         st["won"] += 1

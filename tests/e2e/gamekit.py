@@ -2,19 +2,55 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from kosynka.cards import SUIT, parse_card
 from kosynka.game import Game
 from kosynka.position import Rules
+from kosynka.solver import verified_deal
 
 NO_BOOT_EXTRAS = {"snapshot": False, "sw": False}
+WIN_DEAL = 7  # a verified draw-1 deal the solver wins at once (its line: ~200 actions)
+
+
+@lru_cache(maxsize=None)
+def solver_line(number: int, draw: int = 1) -> tuple[str, ...]:
+    """The verified deal's winning line (``python3 -m kosynka deal N --verified``)."""
+    n, res = verified_deal(number, Rules(draw))
+    assert n == number and res.result == "won"
+    return tuple(res.moves)
 
 
 def open_deal(page, base_url, wait_ready, number: int, draw: int = 1, redeals=None):
+    """Open a deal by its link (V2): a fresh page boots on it; a booted page (the
+    shared ``table``) changes deal on the hash, with no reload."""
     h = f"#deal={number}&draw={draw}" + ("" if redeals is None else f"&redeals={redeals}")
     page.goto(base_url + h)
     wait_ready(page)
-    assert page.evaluate("document.body.dataset.deal") == str(number)
+    page.wait_for_function(f"document.body.dataset.deal === '{number}' && document.body.dataset.mode === 'ready'")
     return page
+
+
+def reset_table(page):
+    """Make a booted page as if just opened: no sheet, no solver at work, a deal with
+    no move, nothing kept on the device, hints off."""
+    page.keyboard.press("Escape")  # closes a sheet (a confirmation as "no")
+    if page.evaluate("document.body.dataset.mode") == "thinking":
+        page.click("[data-action=finish]")  # stops the solver
+    page.wait_for_function("['ready', 'won'].includes(document.body.dataset.mode)")
+    neutral = "1" if page.evaluate("document.body.dataset.deal") == "0" else "0"
+    page.evaluate(f"location.hash = '#deal={neutral}&draw=1'")
+    page.wait_for_function(f"document.body.dataset.deal === '{neutral}' || "
+                           "!!document.querySelector('#sheet [data-action=confirm]')")
+    if page.locator("#sheet [data-action=confirm]").count():
+        page.click("#sheet [data-action=confirm]")
+        page.wait_for_function(f"document.body.dataset.deal === '{neutral}'")
+    # nothing kept on the device but the verified deals prepared ahead (the page
+    # holds them in memory too)
+    page.evaluate("(() => { const next = localStorage.getItem('kosynka.next'); localStorage.clear();"
+                  " if (next) localStorage.setItem('kosynka.next', next); })()")
+    if page.get_attribute("[data-action=hint]", "aria-pressed") == "true":
+        page.click("[data-action=hint]")
 
 
 def table(page) -> dict:
@@ -93,3 +129,36 @@ def deal_with_move(kinds=("col",), rules: Rules = Rules(), start: int = 1) -> tu
         if m:
             return n, m
         n += 1
+
+
+def table_frame(page):
+    """``(geometry, (x0, y0))``: the table's layout as the page computed it, and the
+    viewport point of the table's origin (from where the page put column 1)."""
+    from web import layout
+    w, h, x, y = page.evaluate("""() => {
+        const t = document.getElementById('table'), r = t.querySelector('[data-pile=t1]').getBoundingClientRect();
+        return [t.clientWidth, t.clientHeight, r.left, r.top]; }""")
+    geom = layout.geometry(w, h)
+    return geom, (x - geom.x[0], y - geom.col_top)
+
+
+def tap_points(game: Game, move: str, geom, origin) -> list[tuple[float, float]]:
+    """The viewport points a player taps for ``move`` — where the cards are in the
+    game (web.layout), never where an animation shows them: the stock, or the card
+    (its visible corner) and then the destination pile's top card or ground."""
+    from web import layout
+    placed = layout.places(game.position, geom, lambda r, s: r * 4 + s)
+    ox, oy = origin
+
+    def at(pile, dx=0, dy=0):
+        bx, by, _, _ = geom.pile_box(pile)
+        return ox + bx + dx + 8, oy + by + dy + 6
+
+    if move == "D":
+        return [at("stock")]
+    name, dest = move.split(">")
+    p = placed[parse_card(name)]
+    dest_pile = pile_of(move)
+    top = [q for q in placed.values() if q.pile == dest_pile]
+    last = max(top, key=lambda q: q.index) if top else None
+    return [at(p.pile, p.x, p.y), at(dest_pile, last.x, last.y) if last else at(dest_pile)]

@@ -19,6 +19,7 @@
   var PILES = ["stock", "waste", "f1", "f2", "f3", "f4", "t1", "t2", "t3", "t4", "t5", "t6", "t7"];
   var STATS = ["deal-no", "time", "moves", "score"];
   var TRANSIENT = ["picked", "dragging", "fly", "flip", "shake"];
+  var RANKS = "A23456789TJQK", SUITS = "shdc";
 
   var ls = null;
   try {
@@ -144,22 +145,28 @@
   }
 
   // ---------------------------------------------------------------- layout
-  // A port of web/layout.py (geometry, pile_box, column_offsets, places).
+  // The same layout as web/layout.py (geometry, pile_box, column_offsets,
+  // places), from the same numbers: the line below is web/layout.py's NUMBERS
+  // (tests/test_web_layout.py checks it, and compares both layouts at three sizes
+  // through window.kosynkaPaintLayout).
+  // LAYOUT: generated from web/layout.py NUMBERS, do not edit
+  var N = {"card_max": 110, "card_min": 24, "card_ratio": 1.4, "col_gap_min": 8, "fan_share": 0.48, "fd_min": 4, "fd_share": 0.11, "fu_min": 13, "fu_share": 0.27, "gap_max": 14, "gap_min": 3, "gap_share": 0.012, "height_share": 0.2, "min_side": 200, "room_margin": 4, "top_min": 7};
+  // END LAYOUT
   function geometry(width, height) {
-    width = Math.max(width, 200);
-    height = Math.max(height, 200);
-    var gap = Math.max(3, Math.min(14, Math.floor(width * 0.012)));
+    width = Math.max(width, N.min_side);
+    height = Math.max(height, N.min_side);
+    var gap = Math.max(N.gap_min, Math.min(N.gap_max, Math.floor(width * N.gap_share)));
     var cw = Math.floor((width - 8 * gap) / 7);
-    cw = Math.max(24, Math.min(cw, Math.floor((height * 0.2) / 1.4), 110));
-    var ch = Math.round(cw * 1.4);
+    cw = Math.max(N.card_min, Math.min(cw, Math.floor((height * N.height_share) / N.card_ratio), N.card_max));
+    var ch = Math.round(cw * N.card_ratio);
     var left = Math.floor((width - (7 * cw + 6 * gap)) / 2);
     var xs = [];
     for (var i = 0; i < 7; i++) xs.push(left + i * (cw + gap));
-    var top = gap, colTop = top + ch + Math.max(gap * 2, 8);
+    var top = Math.max(gap, N.top_min), colTop = top + ch + Math.max(gap * 2, N.col_gap_min);
     return {
       width: width, height: height, cw: cw, ch: ch, gap: gap, xs: xs, top: top, colTop: colTop,
-      fd: Math.max(4, Math.round(ch * 0.11)), fu: Math.max(13, Math.round(ch * 0.27)),
-      fan: Math.round(cw * 0.3),
+      fd: Math.max(N.fd_min, Math.round(ch * N.fd_share)), fu: Math.max(N.fu_min, Math.round(ch * N.fu_share)),
+      fan: Math.round(cw * N.fan_share),
     };
   }
   function pileBox(g, name) {
@@ -170,17 +177,43 @@
   }
   function columnOffsets(down, up, g) {
     var fd = g.fd, fu = g.fu;
-    var room = g.height - g.colTop - g.ch - 4;
+    var room = g.height - g.colTop - g.ch - N.room_margin;
     var need = down * fd + Math.max(0, up - 1) * fu;
     if (need <= room || up + down <= 1) return [fd, fu];
-    if (up > 1) fu = Math.max(13, Math.floor((room - down * fd) / (up - 1)));
+    if (up > 1) fu = Math.max(N.fu_min, Math.floor((room - down * fd) / (up - 1)));
     need = down * fd + Math.max(0, up - 1) * fu;
-    if (need > room && down) fd = Math.max(2, Math.floor((room - Math.max(0, up - 1) * fu) / down));
+    if (need > room && down) {
+      fd = Math.max(Math.floor(N.fd_min / 2), Math.floor((room - Math.max(0, up - 1) * fu) / down));
+    }
     return [fd, fu];
   }
+  // pile name -> [[card name or null (face down), x, y], ...] bottom -> top, for
+  // a position as engine JSON {tableau, down, stock, waste, foundations, fan}
+  function places(pos, g) {
+    var out = {}, i, k, c;
+    PILES.forEach(function (name) { out[name] = []; });
+    for (i = 0; i < pos.stock.length; i++) out.stock.push([null, 0, 0]);
+    var n = pos.waste.length, fan = n ? pos.fan || 0 : 0;
+    for (i = 0; i < n; i++) {
+      k = i - (n - fan);
+      out.waste.push([pos.waste[i], fan > 1 && k > 0 ? k * g.fan : 0, 0]);
+    }
+    for (k = 0; k < 4; k++) {
+      for (i = 0; i < pos.foundations[k]; i++) out["f" + (k + 1)].push([RANKS[i] + SUITS[k], 0, 0]);
+    }
+    for (c = 0; c < 7; c++) {
+      var col = pos.tableau[c], down = pos.down[c];
+      var off = columnOffsets(down, col.length - down, g), y = 0;
+      for (i = 0; i < col.length; i++) {
+        out["t" + (c + 1)].push([i >= down ? col[i] : null, 0, y]);
+        y += i < down ? off[0] : off[1];
+      }
+    }
+    return out;
+  }
+  window.kosynkaPaintLayout = { geometry: geometry, pileBox: pileBox, places: places };
 
-  var RANKS = "A23456789TJQK", SUITS = "shdc";
-  function card(name, x, y, z) {
+    function card(name, x, y, z) {
     var el = document.createElement("div");
     el.dataset.painted = "";
     el.style.left = x + "px";
@@ -225,26 +258,11 @@
         pos.down.push(c + 1); // a new deal: backs only
       }
     }
-    var i, k;
-    for (i = 0; i < pos.stock.length; i++) cards.stock.push(card(null, 0, 0, i + 1));
-    var n = pos.waste.length, fan = n ? pos.fan || 0 : 0;
-    for (i = 0; i < n; i++) {
-      k = i - (n - fan);
-      cards.waste.push(card(pos.waste[i], fan > 1 && k > 0 ? k * g.fan : 0, 0, i + 1));
-    }
-    for (k = 0; k < 4; k++) {
-      for (i = 0; i < pos.foundations[k]; i++) {
-        cards["f" + (k + 1)].push(card(RANKS[i] + SUITS[k], 0, 0, i + 1));
-      }
-    }
-    for (c = 0; c < 7; c++) {
-      var col = pos.tableau[c], down = pos.down[c];
-      var off = columnOffsets(down, col.length - down, g), y = 0;
-      for (i = 0; i < col.length; i++) {
-        cards["t" + (c + 1)].push(card(i >= down ? col[i] : null, 0, y, i + 1));
-        y += i < down ? off[0] : off[1];
-      }
-    }
+    var at = places(pos, g);
+    PILES.forEach(function (name) {
+      if (!cards[name]) return;
+      at[name].forEach(function (p, i) { cards[name].push(card(p[0], p[1], p[2], i + 1)); });
+    });
     PILES.forEach(function (name) {
       if (!el[name]) return;
       el[name].replaceChildren.apply(el[name], cards[name]);

@@ -1,0 +1,80 @@
+"""Variants and deal numbers as they come from outside: keys, links, settings.
+
+One place answers "which variant is this text?" and "is this a deal number?"
+for everything that reads them from a person or a device (links V2, saved
+settings, records T2, the solver worker's requests):
+
+* a variant's *key* is ``d<draw>`` for Classic (unlimited redeals) and
+  ``d<draw>r<redeals>`` with a redeal limit: ``d1``, ``d3``, ``d3r2`` (Turn
+  Three). Records are kept per key (T2), and :func:`from_key` reads it back;
+* :func:`parse_number` reads a deal number written in decimal, the engine's
+  whole range 0 … 2⁶⁴−1 (a Deal of the day is above 2³¹);
+* :func:`from_text` reads a variant from the text fields of a link
+  (``draw=3&redeals=2``; a missing, empty or ``u`` redeals is unlimited);
+* :func:`from_fields` reads one from JSON values (saved settings, messages).
+
+Every reader raises ``ValueError`` with a message saying what is wrong, and
+nothing else, whatever the input.
+
+>>> key(Rules(3, 2)), from_key("d3r2")
+('d3r2', Rules(draw=3, redeals=2))
+>>> parse_number("18446744073709551615")
+18446744073709551615
+"""
+
+from __future__ import annotations
+
+import re
+
+from .deals import MAX_DEAL
+from .position import Rules
+
+__all__ = ["key", "from_key", "parse_number", "from_text", "from_fields"]
+
+_KEY_RE = re.compile(r"d([13])(?:r([0-3]))?")
+_NUMBER_RE = re.compile(r"[0-9]{1,20}")
+
+
+def key(rules: Rules) -> str:
+    """The variant's key: ``d1``/``d3`` for Classic, ``d3r2`` with a redeal limit."""
+    return f"d{rules.draw}" if rules.redeals is None else f"d{rules.draw}r{rules.redeals}"
+
+
+def from_key(text: object) -> Rules:
+    """The variant of a key made by :func:`key`; ValueError if it is none."""
+    m = _KEY_RE.fullmatch(text) if isinstance(text, str) else None
+    if m is None:
+        raise ValueError(f"not a variant key: {str(text)[:20]!r} (expected d1, d3, d3r2, …)")
+    return Rules(int(m.group(1)), None if m.group(2) is None else int(m.group(2)))
+
+
+def parse_number(text: object) -> int:
+    """A deal number written in decimal digits, 0 ≤ n < 2⁶⁴; ValueError if not."""
+    if not isinstance(text, str) or not _NUMBER_RE.fullmatch(text) or int(text) >= MAX_DEAL:
+        raise ValueError(f"a deal number is a whole number from 0 to {MAX_DEAL - 1}, "
+                         f"not {str(text)[:24]!r}")
+    return int(text)
+
+
+def from_text(draw: str | None, redeals: str | None) -> Rules:
+    """The variant in a link's fields: ``draw`` ``1``/``3`` (missing: 1),
+    ``redeals`` ``0``–``3`` (missing, empty, ``u`` or ``unlimited``: unlimited)."""
+    if draw is None:
+        draw = "1"
+    if draw not in ("1", "3"):
+        raise ValueError(f"draw must be 1 or 3, not {str(draw)[:8]!r}")
+    if redeals in (None, "", "u", "unlimited"):
+        return Rules(int(draw), None)
+    if redeals not in ("0", "1", "2", "3"):
+        raise ValueError(f"redeals must be 0, 1, 2, 3 or unlimited, not {str(redeals)[:8]!r}")
+    return Rules(int(draw), int(redeals))
+
+
+def from_fields(draw: object, redeals: object) -> Rules:
+    """The variant of JSON values (``draw`` 1 or 3, ``redeals`` null or 0–3)."""
+    for name, value in (("draw", draw), ("redeals", redeals)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise ValueError(f"{name} must be a whole number, not {str(value)[:8]!r}")
+    if draw is None:
+        raise ValueError("draw must be 1 or 3, not None")
+    return Rules(draw, redeals)

@@ -1,0 +1,68 @@
+"""One layout (issue 9 item 5): the first paint before Python (web/boot/paint.js)
+and the Python renderer (web/layout.py) put every pile and card in the same place,
+compared at three table sizes (a phone, a tablet, a desktop) for positions with
+every kind of pile."""
+from __future__ import annotations
+
+import pytest
+
+from kosynka import Game, Rules
+from kosynka.cards import card_name
+
+from web import layout
+
+from gamekit import WIN_DEAL, solver_line
+
+SIZES = [(360, 531.5), (768, 900), (1280, 691)]  # the table box of 360×640, 768×1024, 1280×800
+
+
+def _positions():
+    g1 = Game.new(7)
+    for m in ("D", "D", "D", "D"):
+        g1.play(m)
+    g3 = Game.new(12, Rules(3))
+    for m in ("D", "D"):
+        g3.play(m)
+    late = Game.new(WIN_DEAL)  # long columns, foundations, a waste
+    line = solver_line(WIN_DEAL)
+    for m in line[: len(line) * 2 // 3]:
+        late.play(m)
+    return [g1.position, g3.position, late.position]
+
+
+@pytest.fixture(scope="module")
+def paint_page(browser, server):
+    ctx = browser.new_context(viewport={"width": 800, "height": 600})
+    # only paint.js is needed: keep Python from starting
+    ctx.route("**/web/vendor/pyscript/**", lambda route: route.abort())
+    page = ctx.new_page()
+    page.goto(server.url, wait_until="domcontentloaded")
+    page.wait_for_function("!!window.kosynkaPaintLayout")
+    yield page
+    ctx.close()
+
+
+def _python_places(pos, geom) -> dict:
+    out = {name: [] for name in layout.PILES}
+    placed = layout.places(pos, geom, lambda r, s: r * 4 + s)
+    for c, p in sorted(placed.items(), key=lambda kv: kv[1].index):
+        out[p.pile].append([card_name(c) if p.up else None, p.x, p.y])
+    return out
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_paint_js_and_layout_py_agree(paint_page, size):
+    w, h = size
+    g = layout.geometry(w, h)
+    js = paint_page.evaluate("([w, h]) => { const L = window.kosynkaPaintLayout, g = L.geometry(w, h);"
+                             " return [g, Object.fromEntries(" + repr(list(layout.PILES)) +
+                             ".map(n => [n, L.pileBox(g, n)]))]; }", [w, h])
+    jg, boxes = js
+    assert (jg["cw"], jg["ch"], jg["gap"], jg["top"], jg["colTop"], jg["fd"], jg["fu"], jg["fan"], jg["xs"]) == (
+        g.cw, g.ch, g.gap, g.top, g.col_top, g.fd, g.fu, g.fan, g.x)
+    assert {n: list(g.pile_box(n)) for n in layout.PILES} == boxes
+    for pos in _positions():
+        want = _python_places(pos, g)
+        got = paint_page.evaluate("([w, h, pos]) => { const L = window.kosynkaPaintLayout;"
+                                  " return L.places(pos, L.geometry(w, h)); }", [w, h, pos.to_json()])
+        assert got == want

@@ -1,0 +1,68 @@
+"""The sheets' HTML (web.sheets), built on CPython: what the win, settings and
+records sheets say (T2, F2, S1, L1) and that outside text is escaped."""
+import re
+
+from kosynka import Rules
+
+from web import sheets
+from web.store import MemoryBackend, Settings, Store, WinResult
+
+
+def store_with_wins():
+    st = Store(MemoryBackend())
+    st.record_win("d1", 95, 120, assisted=False)
+    st.record_win("d3r2", 300, 150, assisted=False, daily="2026-12-01")
+    st.record_abandon()
+    return st
+
+
+def cell(html, stat):
+    return re.search(rf"data-stat='{stat}'>([^<]*)<", html).group(1)
+
+
+def test_T2_records_list_every_variant_with_a_record_and_the_tables_own():
+    html = sheets.records_html("en", store_with_wins(), Rules(3), None)
+    assert re.findall(r"data-variant='([^']+)'", html) == ["d1", "d3", "d3r2"]
+    row = re.search(r"<tr data-variant='d1'>(.*?)</tr>", html).group(1)
+    assert "1:35" in row and ">120<" in row
+    assert (cell(html, "played"), cell(html, "won"), cell(html, "win_pct"), cell(html, "streak"),
+            cell(html, "best_streak")) == ("3", "2", "67%", "0", "2")
+    assert "daily-best" not in html
+
+
+def test_T2_records_of_the_deal_of_the_day_and_an_unknown_key_skipped():
+    st = store_with_wins()
+    st.records["best"]["d9x"] = {"time": 1}  # written by some other version
+    html = sheets.records_html("en", st, Rules(3, 2), "2026-12-01")
+    assert "d9x" not in html
+    assert re.search(r"class='daily-best'>[^<]*\(2026-12-01\): 5:00, 150", html)
+
+
+def test_F2_an_assisted_win_says_so_and_sets_no_record():
+    html = sheets.win_html("en", seconds=61, moves=99, score=500, assisted=True,
+                           result=WinResult(True, True), records="")
+    assert "data-record='no'" in html and "id='win-score'>500<" in html
+    assert "id='win-time'>1:01<" in html and "id='win-moves'>99<" in html
+
+
+def test_S1_a_record_win_with_the_score_off():
+    html = sheets.win_html("uk", seconds=30, moves=80, score=None, assisted=False,
+                           result=WinResult(False, True), records="<p id='r'></p>")
+    assert "data-record='yes'" in html and "win-score" not in html and "<p id='r'></p>" in html
+    assert "data-action='again'" in html and "data-action='close'" in html
+
+
+def test_settings_show_the_choices_and_the_next_deal_note():
+    s = Settings(draw=3, redeals=2, score=False, lang="ru")
+    html = sheets.settings_html("ru", s, Rules(1), "http://x/#deal=5&draw=1", "")
+    pressed = re.findall(r"data-set='(\w+)' data-value='(\w+)' aria-pressed='true'", html)
+    assert pressed == [("draw", "3"), ("redeals", "2"), ("score", "off"), ("lang", "ru")]
+    assert "id='variant-note'" in html
+    same = sheets.settings_html("ru", Settings(draw=1), Rules(1), "http://x/", "")
+    assert "variant-note" not in same
+
+
+def test_outside_text_is_escaped():
+    html = sheets.settings_html("en", Settings(), Rules(1), "http://x/#'><script>", "")
+    assert "<script>" not in html and "&#x27;&gt;&lt;script&gt;" in html
+    assert "<b>" not in sheets.confirm_html("en", "<b>sure?</b>")

@@ -1,0 +1,292 @@
+"""The page's root: builds the parts, starts up, holds the one mode, routes the panel.
+
+Parts (each in its own module): ``TableView`` (``web.view``) shows a position;
+``TableInput`` (``web.input``) turns taps, drags and keys into moves; ``Dialogs``
+(``web.dialogs``) with HTML from ``web.sheets``; ``Solo`` (``web.solo``) owns the
+game; ``SolverClient`` (``web.solve``) finds verified deals and Finish lines.
+
+DOM contract (tests rely on it): controls carry ``data-action`` (new, restart,
+undo, hint, finish, settings); a control at work (a search the player waits for)
+has class ``working``; Finish has class ``ready`` once F1 applies; Hints has
+``aria-pressed``; ``body[data-state]`` is loading/ready/won, ``body[data-mode]``
+the mode (``web.modes``), ``body[data-deal]`` the deal number and
+``body[data-variant]`` the variant's key; ``#toast.show`` is a message;
+``window.kosynkaSolverStats`` holds solver figures for tests and benchmarks.
+
+Decisions (user-visible):
+- The panel sits at the bottom (thumb reach on a phone); time, moves, score and the
+  deal number (★ for the Deal of the day) at the top. Score can be hidden (S1 Off).
+- Errors of input are quiet: an illegal drop or tap puts the cards back with a
+  small shake, counts no move, and shows no message.
+- While a verified deal is searched for, only Undo, Hints and Finish answer; while
+  the solver thinks (F2), any other button stops it and then does its work.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import js
+
+from kosynka.game import Game, SaveError
+
+from web import links, sheets, solve
+from web.dialogs import Dialogs
+from web.dom import Listeners, LocalStorageBackend, document, nil, window
+from web.i18n import pick_language, t
+from web.input import TableInput
+from web.modes import Mode
+from web.solo import Solo
+from web.store import GAME_KEY, MemoryBackend, Store
+from web.view import TableView
+
+
+class App:
+    def __init__(self) -> None:
+        random.seed()  # a restored memory snapshot freezes random's state
+        self.storage_ok = True
+        try:
+            backend = LocalStorageBackend()
+        except Exception:  # private mode / blocked: play on, tell the player once
+            backend = MemoryBackend()
+            self.storage_ok = False
+        self.store = Store(backend)
+        self.settings = self.store.load_settings()
+        self.lang = pick_language(list(window.navigator.languages or []), self.settings.lang)
+        self.tab = f"{random.getrandbits(48):012x}"
+        self.mode = Mode.LOADING
+        self.listeners = Listeners()
+        self.buttons = {str(b.dataset.action): b for b in document.querySelectorAll("#panel [data-action]")}
+        self.toast_el = document.getElementById("toast")
+        self._toast_timer = None
+        self._toast_proxy = self.listeners.proxy(lambda *a: self.hide_toast())
+        self.solver = solve.SolverClient(self.store.backend, self.publish_stats)
+        self.solo = Solo(self)
+        self.view = TableView(document.getElementById("table"), self.listeners)
+        self.input = TableInput(
+            self.view, self.listeners, game=lambda: self.solo.game, play=self.solo.play,
+            locked=lambda: self.mode is not Mode.READY or self.dialogs.is_open,
+            undo=self.solo.undo, hints=True, no_redeal=lambda: self.toast(self.tr("no_redeal")))
+        self.dialogs = Dialogs(self.listeners, on_action=self.on_sheet_action,
+                               on_set=self.change_setting, on_closed=self.sheet_closed)
+
+    # ------------------------------------------------------------ start-up
+    async def start(self) -> None:
+        self.relabel()
+        self.apply_score_setting()
+        self.bind()
+        solo = self.solo
+        link = links.parse(str(window.location.hash))
+        env = self.store.load_game_envelope()
+        game = None
+        meta = {}
+        if env is not None:
+            try:
+                game = Game.from_json(env["game"])
+                meta = env.get("meta") or {}
+            except SaveError:
+                self.store.set_aside(GAME_KEY)
+                game = None
+        if game is not None and link is not None and (game.number, game.rules) == (link.number, link.rules):
+            link = None  # the address names the saved game (the hash follows the table)
+        if game is not None and game.is_won:
+            game = None  # a finished game is not continued: a fresh deal follows
+        if game is not None:
+            solo.set_game(game, daily=meta.get("daily"), save=False)
+            if link is not None:
+                solo.open_link(link)
+        elif link is not None:
+            solo.set_game(Game.new(link.number, link.rules), daily=link.daily)
+        else:
+            rules = solo.rules_from_settings()
+            number = self.solver.take_next(rules)
+            if number is None:  # first visit: find the first verified deal (V1)
+                document.getElementById("loading").textContent = self.tr("looking")
+                number = await self.solver.verified_deal(solve.random_start(), rules)
+            solo.set_game(Game.new(number, rules))
+        for b in self.buttons.values():
+            b.disabled = False
+        self.update_status()
+        if str(document.visibilityState) == "hidden":
+            solo.game.pause()  # opened in a background tab: the clock waits
+        if not self.storage_ok:
+            self.toast(self.tr("no_storage"), 6000)
+        elif GAME_KEY in self.store.problems:
+            self.toast(self.tr("bad_save"), 5000)
+        elif self.store.problems:
+            self.toast(self.tr("bad_data"), 5000)
+        if document.documentElement.getAttribute("data-update") == "ready":
+            self.announce_update()      # announced before Python was up
+        window.setInterval(self.listeners.proxy(lambda *a: self.tick()), 500)
+        self.solver.start_worker()
+        self.solver.prepare_next(solo.rules_from_settings())
+
+    def bind(self) -> None:
+        on = self.listeners.on
+        solo = self.solo
+        on(document.getElementById("panel"), "click", self.on_panel)
+        on(window, "resize", lambda ev: self.view.measure())
+        on(window, "storage", solo.on_storage)
+        on(window, "hashchange", solo.on_hashchange)
+        on(window, "kosynka:update", lambda ev: self.announce_update())
+        on(window, "pagehide", lambda ev: solo.save())
+        on(document, "visibilitychange", solo.on_visibility)
+        on(document, "keydown", self.on_key)
+
+    # ------------------------------------------------------------ mode and status
+    def set_mode(self, mode: Mode) -> None:
+        self.mode = mode
+        body = document.body
+        body.dataset.mode = mode.value
+        body.dataset.state = mode.state
+        self.buttons["new"].classList.toggle("working", mode is Mode.SEARCHING)
+        self.buttons["finish"].classList.toggle("working", mode is Mode.THINKING)
+        self.update_status()
+
+    def update_status(self) -> None:
+        g = self.solo.game
+        if g is None:
+            return
+        self.tick()
+        b = self.buttons
+        held = self.mode in (Mode.SEARCHING, Mode.FINISHING)
+        b["undo"].disabled = not g.can_undo or held
+        b["finish"].disabled = g.is_won or held
+        b["finish"].classList.toggle("ready", g.auto_finish_available)
+        b["hint"].setAttribute("aria-pressed", "true" if self.input.hints else "false")
+
+    def tick(self) -> None:
+        g = self.solo.game
+        if g is not None:
+            self.view.counters(g.moves, g.score, g.elapsed())
+
+    # ------------------------------------------------------------ words
+    def tr(self, key: str) -> str:
+        return t(self.lang, key)
+
+    def relabel(self) -> None:
+        lang = self.lang
+        document.documentElement.lang = lang
+        document.title = t(lang, "title")
+        for el in document.querySelectorAll("[data-t]"):
+            el.textContent = t(lang, el.dataset.t)
+        self.view.root.setAttribute("aria-label", t(lang, "title"))
+
+    def apply_score_setting(self) -> None:
+        document.body.classList.toggle("no-score", not self.settings.score)
+
+    def toast(self, text: str, ms: int = 2600) -> None:
+        self.toast_el.textContent = text
+        self.toast_el.classList.add("show")
+        if self._toast_timer is not None:
+            window.clearTimeout(self._toast_timer)
+        self._toast_timer = window.setTimeout(self._toast_proxy, ms)
+
+    def hide_toast(self) -> None:
+        self.toast_el.classList.remove("show")
+
+    def announce_update(self) -> None:
+        """O2: a new version is installed and starts at the next launch
+        (web/boot/sw-register.mjs); the saved game is untouched."""
+        self.toast(self.tr("update"), 8000)
+
+    def publish_stats(self, **kw) -> None:
+        """Solver figures for tests and benchmarks: ``window.kosynkaSolverStats``."""
+        try:
+            old = json.loads(str(js.JSON.stringify(window.kosynkaSolverStats or {})))
+        except Exception:
+            old = {}
+        old.update(kw)
+        window.kosynkaSolverStats = js.JSON.parse(json.dumps(old))
+
+    # ------------------------------------------------------------ panel and keys
+    def on_panel(self, ev) -> None:
+        btn = ev.target.closest("[data-action]")
+        if nil(btn) or btn.disabled:
+            return
+        action = str(btn.dataset.action)
+        solo = self.solo
+        if action == "undo":
+            self.input.deselect()
+            solo.undo()
+        elif action == "hint":
+            self.input.set_hints(not self.input.hints)
+            self.toast(self.tr("hints_on" if self.input.hints else "hints_off"), 1500)
+            self.update_status()
+        elif action == "finish":
+            solo.finish()
+        elif self.mode is Mode.SEARCHING:
+            return  # a new deal is being looked for: it will be dealt in a moment
+        elif self.mode is Mode.FINISHING and action == "settings":
+            return
+        else:
+            if self.mode is Mode.THINKING:
+                # the player changed their mind while the solver thinks: stop it, go on
+                solo.cancel_finish()
+                self.hide_toast()
+            if action == "new":
+                solo.new_game()
+            elif action == "restart":
+                solo.restart()
+            elif action == "settings":
+                self.show_settings()
+
+    def on_key(self, ev) -> None:
+        if self.dialogs.is_open:
+            self.dialogs.on_key(ev)
+        else:
+            self.input.on_key(ev)
+
+    # ------------------------------------------------------------ sheets
+    def on_sheet_action(self, action: str) -> None:
+        if action == "again":
+            self.dialogs.close()
+            self.solo.new_game(confirm=False)
+        elif action == "daily":
+            self.dialogs.close()
+            self.solo.daily_game()
+        elif action == "copy":
+            field = document.getElementById("share-url")
+            try:
+                window.navigator.clipboard.writeText(field.value)
+                self.toast(self.tr("copied"), 1500)
+            except Exception:
+                field.select()
+
+    def show_settings(self) -> None:
+        self.input.deselect()
+        self.dialogs.open("settings", sheets.settings_html(
+            self.lang, self.settings, self.solo.game.rules, str(window.location.href),
+            self.solo.records_html()))
+
+    def change_setting(self, name: str, value: str) -> None:
+        s = self.settings
+        if name == "draw":
+            s.draw = int(value)
+        elif name == "redeals":
+            s.redeals = None if value == "u" else int(value)
+        elif name == "score":
+            s.score = value == "on"
+            self.apply_score_setting()
+        elif name == "lang":
+            s.lang = value
+            self.lang = value
+            self.relabel()
+        self.store.save_settings(s)
+        if name in ("draw", "redeals"):
+            self.solver.prepare_next(self.solo.rules_from_settings())
+        self.show_settings()
+
+    def sheet_closed(self, kind: str | None) -> None:
+        """Settings closed: a variant change applies now if no move was made, else
+        from the next deal."""
+        if kind != "settings":
+            return
+        g = self.solo.game
+        if self.solo.rules_from_settings() == g.rules:
+            return
+        if g.moves == 0 and self.mode is Mode.READY:
+            self.solo.new_game(confirm=False)
+        else:
+            self.toast(self.tr("variant_next"))

@@ -1,0 +1,72 @@
+"""The few browser helpers every part of the page shares (Pyodide only).
+
+``Listeners`` binds DOM events to Python callables and keeps their proxies alive
+for the page's life; ``nil`` tells JS null/undefined; ``LocalStorageBackend`` is
+``localStorage`` behind ``web.store``'s backend protocol.
+"""
+
+from __future__ import annotations
+
+import js
+from pyodide.ffi import create_proxy
+
+try:  # recent Pyodide turns JS null into ``jsnull``, not None
+    from pyodide.ffi import jsnull as _jsnull
+except ImportError:  # pragma: no cover
+    _jsnull = None
+
+document = js.document
+window = js.window
+
+
+def nil(x) -> bool:
+    """True for JS null/undefined as Pyodide hands them over."""
+    return x is None or x is _jsnull
+
+
+class Listeners:
+    """Event bindings and callbacks handed to JS, kept alive as long as the page."""
+
+    def __init__(self) -> None:
+        self._proxies: list = []
+
+    def proxy(self, fn):
+        p = create_proxy(fn)
+        self._proxies.append(p)
+        return p
+
+    def on(self, target, name: str, fn, passive: bool | None = None) -> None:
+        p = self.proxy(fn)
+        if passive is None:
+            target.addEventListener(name, p)
+        else:
+            target.addEventListener(name, p, js.Object.fromEntries([["passive", passive]]))
+
+
+class LocalStorageBackend:
+    """``localStorage`` behind the ``store.Backend`` protocol; raises if blocked."""
+
+    def __init__(self) -> None:
+        self.ls = window.localStorage
+        self.ls.setItem("kosynka.probe", "1")
+        self.ls.removeItem("kosynka.probe")
+
+    def get(self, key: str) -> str | None:
+        v = self.ls.getItem(key)
+        return None if nil(v) else str(v)
+
+    def set(self, key: str, value: str) -> None:
+        self.ls.setItem(key, value)
+
+    def remove(self, key: str) -> None:
+        self.ls.removeItem(key)
+
+
+def today_iso() -> str:
+    """The device's local date, ``YYYY-MM-DD`` (Deal of the day)."""
+    d = js.Date.new()
+    return f"{int(d.getFullYear()):04d}-{int(d.getMonth()) + 1:02d}-{int(d.getDate()):02d}"
+
+
+def reduced_motion() -> bool:
+    return bool(window.matchMedia("(prefers-reduced-motion: reduce)").matches)

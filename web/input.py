@@ -1,0 +1,241 @@
+"""Pointer and keyboard input on a table: taps, drags and keys become moves.
+
+The input asks the engine what a touch picks up (``Game.pick_at``: R4, R8, R9),
+which cards leave with it (``Game.run_with``) and where they may go
+(``Game.targets``), and hands a move in notation to its owner's ``play``
+callback; it decides no rule itself. Where a touch lands is resolved by
+``TableView.hit`` against where the cards are *in the game*, so a tap means what
+the player tapped at any pace, whatever is animating (issue 9 item 6).
+
+Reuse (N10): ``TableInput(view, listeners, game=…, play=…, locked=…,
+undo=None, hints=False)`` is a table without undo and hints, as in a race.
+
+Input decisions (user-visible):
+- Tap-tap (C1): a tap on a card that may be picked up lifts it with the cards on
+  it (outlined in gold); a tap on a legal destination plays the move; a tap on the
+  same card puts it down. A tap anywhere on the waste picks its top card (R9). A
+  tap on an illegal destination puts the cards back with a small shake (no move
+  counted); if that tap was on another card that may be picked up, it is picked up
+  instead.
+- Drag (C2) with mouse or finger: after 6 px of movement the cards follow the
+  pointer; they land on the legal destination their lead card overlaps most, and
+  go back if they overlap none. Handlers are bound once on the table (delegation).
+- Double tap / double click (two taps on the same card within 350 ms) sends the
+  card to its foundation when that is legal.
+- Stock (C3): a tap draws or redeals; with no redeal left, ``no_redeal`` is called.
+- Hints (C4), when the owner allows them, start off; while on, every legal
+  destination of the picked card is outlined in red.
+- Keys: Ctrl/⌘+Z, U or Backspace undo (when the owner gives ``undo``); Escape puts
+  the picked cards down.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from kosynka.cards import card_name
+from kosynka.game import Game
+
+from web import layout
+from web.dom import Listeners, window
+from web.view import TableView
+
+DOUBLE_TAP_MS = 350
+DRAG_SLOP = 6
+
+
+class TableInput:
+    def __init__(self, view: TableView, listeners: Listeners, *,
+                 game: Callable[[], Game | None], play: Callable[[str], bool],
+                 locked: Callable[[], bool], undo: Callable[[], None] | None = None,
+                 hints: bool = False, no_redeal: Callable[[], None] | None = None) -> None:
+        self.view = view
+        self.game = game
+        self.play_cb = play
+        self.locked = locked
+        self.undo_cb = undo
+        self.hints_allowed = hints
+        self.no_redeal = no_redeal
+        self.hints = False
+        self.selected: int | None = None
+        self.drag: dict | None = None
+        self.last_tap: tuple[int | None, float] = (None, 0.0)
+        self._raf = None
+        self._raf_proxy = listeners.proxy(self._on_frame)
+        root = view.root
+        listeners.on(root, "pointerdown", self.on_pointerdown)
+        listeners.on(root, "pointermove", self.on_pointermove)
+        listeners.on(root, "pointerup", self.on_pointerup)
+        listeners.on(root, "pointercancel", self.on_pointercancel)
+        listeners.on(root, "lostpointercapture", self.on_pointercancel)
+        listeners.on(root, "contextmenu", lambda ev: ev.preventDefault())
+
+    # ------------------------------------------------------------ picking
+    def _play(self, move: str) -> bool:
+        self.deselect()
+        return self.play_cb(move)
+
+    def dests(self, card: int) -> dict[str, str]:
+        """pile name → destination in notation, for every legal destination of ``card``."""
+        return {layout.dest_pile(card, d): d for d in self.game().targets(card_name(card))}
+
+    def select(self, card: int) -> None:
+        self.selected = card
+        self.view.lift(self.game().run_with(card))
+        if self.hints:
+            self.view.show_targets(self.dests(card))
+
+    def deselect(self) -> None:
+        if self.selected is not None:
+            self.view.lift(())
+        self.selected = None
+        self.view.clear_targets()
+
+    def set_hints(self, on: bool) -> None:
+        """C4: hints on or off (only where the owner allows them)."""
+        self.hints = on and self.hints_allowed
+        if self.selected is not None and self.hints:
+            self.view.show_targets(self.dests(self.selected))
+        else:
+            self.view.clear_targets()
+
+    # ------------------------------------------------------------ taps (C1, C3)
+    def tap(self, pile: str | None, index: int | None) -> None:
+        """A tap on ``pile`` at card ``index`` (None: the pile's ground, or no pile)."""
+        g = self.game()
+        if g is None or g.is_won or self.locked():
+            return
+        if pile is None:  # the bare table: put the picked cards back
+            if self.selected is not None:
+                group = g.run_with(self.selected)
+                self.deselect()
+                self.view.shake(group)
+            return
+        if pile == "stock":
+            self.deselect()
+            if "D" in g.legal_moves():
+                self._play("D")
+            elif self.no_redeal is not None:
+                self.no_redeal()
+            return
+        card = g.pick_at(layout.engine_pile(pile), index)
+        now = time.monotonic() * 1000
+        last_card, last_time = self.last_tap
+        self.last_tap = (card, now)
+        if card is not None and card == last_card and now - last_time < DOUBLE_TAP_MS:
+            self.last_tap = (None, 0.0)
+            if self.selected in (card, None) and "F" in g.targets(card_name(card)):
+                self._play(f"{card_name(card)}>F")
+                return
+        if self.selected is not None:
+            sel = self.selected
+            if card == sel:
+                self.deselect()
+                return
+            dests = self.dests(sel)
+            if pile in dests:
+                self._play(f"{card_name(sel)}>{dests[pile]}")
+                return
+            group = g.run_with(sel)
+            self.deselect()
+            if card is not None and card not in group:
+                self.select(card)
+            else:
+                self.view.shake(group)
+            return
+        if card is not None:
+            self.select(card)
+
+    # ------------------------------------------------------------ drag (C2)
+    def on_pointerdown(self, ev) -> None:
+        if ev.button != 0 or self.drag is not None:
+            return
+        pile, index = self.view.hit(ev.clientX, ev.clientY)
+        self.drag = {"id": ev.pointerId, "x0": float(ev.clientX), "y0": float(ev.clientY),
+                     "pile": pile, "index": index, "cards": None, "dx": 0.0, "dy": 0.0}
+        try:
+            self.view.root.setPointerCapture(ev.pointerId)
+        except Exception:
+            pass
+        ev.preventDefault()
+
+    def on_pointermove(self, ev) -> None:
+        d = self.drag
+        if d is None or ev.pointerId != d["id"]:
+            return
+        dx = float(ev.clientX) - d["x0"]
+        dy = float(ev.clientY) - d["y0"]
+        if d["cards"] is None:
+            if abs(dx) + abs(dy) < DRAG_SLOP or d["pile"] in (None, "stock"):
+                return
+            g = self.game()
+            if g is None or self.locked():
+                return
+            # dragging the waste moves its top card even if the touch was on a fanned one
+            card = g.pick_at(layout.engine_pile(d["pile"]), d["index"])
+            if card is None:
+                return
+            self.deselect()
+            d["card"] = card
+            d["cards"] = g.run_with(card)
+            if self.hints:
+                self.view.show_targets(self.dests(card))  # C4: a dragged card is picked up too
+        d["dx"], d["dy"] = dx, dy
+        if self._raf is None:
+            self._raf = window.requestAnimationFrame(self._raf_proxy)
+
+    def _on_frame(self, *args) -> None:
+        self._raf = None
+        d = self.drag
+        if d is not None and d["cards"] is not None:
+            self.view.drag(d["cards"], d["dx"], d["dy"])
+
+    def on_pointerup(self, ev) -> None:
+        d = self.drag
+        if d is None or ev.pointerId != d["id"]:
+            return
+        self.drag = None
+        if d["cards"] is None:
+            self.tap(d["pile"], d["index"])
+            return
+        self.view.drag(d["cards"], float(ev.clientX) - d["x0"], float(ev.clientY) - d["y0"])
+        self.drop(d)
+
+    def on_pointercancel(self, ev) -> None:
+        d = self.drag
+        if d is None or ev.pointerId != d["id"]:
+            return
+        self.drag = None
+        if d["cards"] is not None:
+            self.view.clear_targets()
+            self.view.end_drag(d["cards"], back=True)
+
+    def drop(self, d) -> None:
+        card = d["card"]
+        lead = self.view.card_rect(card)
+        best, best_area = None, 0.0
+        g = self.game()
+        dests = self.dests(card) if g is not None and not self.locked() else {}
+        for name, dest in dests.items():
+            r = self.view.pile_rect(name)
+            w = min(lead.right, r.right) - max(lead.left, r.left)
+            h = min(lead.bottom, r.bottom) - max(lead.top, r.top)
+            if w > 0 and h > 0 and w * h > best_area:
+                best, best_area = dest, w * h
+        self.view.clear_targets()
+        # the cards leave the drag first, so the move glides from where they were let go
+        self.view.end_drag(d["cards"], back=False)
+        if best is None or not self._play(f"{card_name(card)}>{best}"):
+            self.view.end_drag(d["cards"], back=True)
+
+    # ------------------------------------------------------------ keys
+    def on_key(self, ev) -> None:
+        key = str(ev.key)
+        undo = key in ("u", "Backspace") or (key in ("z", "Z") and (ev.ctrlKey or ev.metaKey))
+        if undo and self.undo_cb is not None:
+            ev.preventDefault()
+            self.deselect()
+            self.undo_cb()
+        elif key == "Escape":
+            self.deselect()

@@ -1,0 +1,125 @@
+"""The HTML of the sheets the page opens: confirmation, win, settings, records.
+
+Pure functions of their arguments (language, store, settings, game figures): no
+browser import, tested on CPython (``tests/test_web_sheets.py``). Every text
+from outside (labels, the share link) is escaped.
+
+DOM contract of the sheets (tests rely on it): buttons carry ``data-action``
+(confirm/cancel in a confirmation; close, again in the win sheet; close, daily,
+copy in settings); a setting's choice is a button with ``data-set`` (draw,
+redeals, score, lang), ``data-value`` and ``aria-pressed``; the win sheet has
+``#win-time``, ``#win-moves``, ``#win-score`` (when the score is shown) and
+``#win-record[data-record=yes|no]``; statistics cells carry ``data-stat``
+(played, won, win_pct, streak, best_streak); a records row ``data-variant`` (the
+variant's key); ``#variant-note`` says a changed variant applies to the next
+deal; ``#share-url`` holds the link to the deal on the table.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from kosynka import variants
+from kosynka.position import Rules
+
+from web.i18n import LANGS, t, variant_name
+from web.store import REDEAL_CHOICES, Settings, Store, WinResult, format_time, win_percent
+
+LANG_NAMES = {"uk": "Українська", "ru": "Русский", "en": "English"}
+
+
+def _buttons(lang: str, *actions: str) -> str:
+    return "<div class='buttons'>" + "".join(
+        f"<button type='button' data-action='{a}'>{escape(t(lang, a))}</button>" for a in actions) + "</div>"
+
+
+def confirm_html(lang: str, question: str) -> str:
+    return f"<p class='big'>{escape(question)}</p>" + _buttons(lang, "cancel", "confirm")
+
+
+def records_html(lang: str, store: Store, rules: Rules, daily: str | None) -> str:
+    """Best time and fewest moves per variant (T2) — the table's own variant always
+    listed —, the Deal of the day's best when one is on the table, and statistics."""
+    L = lang
+    none = t(L, "none")
+    rows = []
+    current = variants.key(rules)
+    for k in sorted(set(store.records["best"]) | {current}):
+        try:
+            r = variants.from_key(k)
+        except ValueError:
+            continue  # a key this version does not know: not shown, kept
+        b = store.best(k)
+        rows.append(
+            f"<tr data-variant='{k}'><td>{escape(variant_name(L, r.draw, r.redeals))}</td>"
+            f"<td class='n'>{format_time(b['time']) if 'time' in b else none}</td>"
+            f"<td class='n'>{b.get('moves', none)}</td></tr>")
+    st = store.stats
+    html = (f"<h3>{escape(t(L, 'records'))}</h3><table class='records'><tr><th>{escape(t(L, 'variant'))}</th>"
+            f"<th class='n'>{escape(t(L, 'best_time'))}</th><th class='n'>{escape(t(L, 'fewest_moves'))}</th></tr>"
+            + "".join(rows) + "</table>")
+    if daily:
+        db = store.daily_best(daily, current)
+        html += (f"<p class='daily-best'>{escape(t(L, 'daily_best'))} ({escape(daily)}): "
+                 f"{format_time(db['time']) if 'time' in db else none}, "
+                 f"{db.get('moves', none)} {escape(t(L, 'moves').lower())}</p>")
+    stat_rows = [("played", st["played"]), ("won", st["won"]), ("win_pct", f"{win_percent(st)}%"),
+                 ("streak", st["streak"]), ("best_streak", st["best_streak"])]
+    html += (f"<h3>{escape(t(L, 'stats'))}</h3><table class='stats'>"
+             + "".join(f"<tr><td>{escape(t(L, k))}</td><td class='n' data-stat='{k}'>{v}</td></tr>"
+                       for k, v in stat_rows)
+             + "</table>")
+    return html
+
+
+def win_html(lang: str, *, seconds: float, moves: int, score: int | None, assisted: bool,
+             result: WinResult, records: str) -> str:
+    """The win sheet: time, moves, score (None: hidden, S1 Off), whether a record
+    fell (never for an assisted win, F2), the records, Close and Again."""
+    L = lang
+    if assisted:
+        rec = t(L, "assisted")
+    elif result.any:
+        rec = t(L, "record")
+    else:
+        rec = t(L, "no_record")
+    score_row = (f"<tr><td>{escape(t(L, 'score'))}</td><td class='n' id='win-score'>{score}</td></tr>"
+                 if score is not None else "")
+    return (f"<h2>{escape(t(L, 'win'))}</h2>"
+            f"<table><tr><td>{escape(t(L, 'time'))}</td><td class='n' id='win-time'>{format_time(seconds)}</td></tr>"
+            f"<tr><td>{escape(t(L, 'moves'))}</td><td class='n' id='win-moves'>{moves}</td></tr>{score_row}</table>"
+            f"<p class='big' id='win-record' data-record='{'yes' if result.any and not assisted else 'no'}'>"
+            f"{escape(rec)}</p>" + records + _buttons(L, "close", "again"))
+
+
+def _seg(name: str, options) -> str:
+    return "<span class='seg'>" + "".join(
+        f"<button type='button' data-set='{name}' data-value='{v}' "
+        f"aria-pressed='{'true' if cur else 'false'}'>{escape(label)}</button>"
+        for v, label, cur in options) + "</span>"
+
+
+def settings_html(lang: str, settings: Settings, table_rules: Rules, url: str, records: str) -> str:
+    """Settings: draw, redeal limit (a change applies to the next deal, said when it
+    differs from the table's), score on/off, language, Deal of the day, the link to
+    share, records and statistics."""
+    L = lang
+    s = settings
+    draw = _seg("draw", [(1, t(L, "draw1"), s.draw == 1), (3, t(L, "draw3"), s.draw == 3)])
+    redeals = _seg("redeals", [("u" if r is None else r, t(L, "redeals_any") if r is None else str(r),
+                                s.redeals == r) for r in REDEAL_CHOICES])
+    score = _seg("score", [("on", t(L, "score_on"), s.score), ("off", t(L, "score_off"), not s.score)])
+    langs = _seg("lang", [(x, LANG_NAMES[x], lang == x) for x in LANGS])
+    note = ""
+    if Rules(s.draw, s.redeals) != table_rules:
+        note = f"<p class='note' id='variant-note'>{escape(t(L, 'variant_next'))}</p>"
+    return (f"<h2>{escape(t(L, 'settings_title'))}</h2>"
+            f"<div class='row'><span>{escape(t(L, 'draw'))}</span>{draw}</div>"
+            f"<div class='row'><span>{escape(t(L, 'redeals'))}</span>{redeals}</div>{note}"
+            f"<div class='row'><span>{escape(t(L, 'score_setting'))}</span>{score}</div>"
+            f"<div class='row'><span>{escape(t(L, 'language'))}</span>{langs}</div>"
+            f"<div class='row'><button type='button' data-action='daily'>{escape(t(L, 'daily'))}</button></div>"
+            f"<p>{escape(t(L, 'share'))}</p><div class='row share'><input type='text' id='share-url' readonly "
+            f"value='{escape(url)}'><button type='button' data-action='copy'>{escape(t(L, 'copy'))}</button></div>"
+            f"<details><summary>{escape(t(L, 'records'))} · {escape(t(L, 'stats'))}</summary>"
+            + records + "</details>" + _buttons(L, "close"))

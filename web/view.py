@@ -1,0 +1,275 @@
+"""The table view: renders a ``Position`` into the DOM and animates the change.
+It never decides anything; the input (``web.input``) and the controllers ask the
+engine and tell the view what to show.
+
+After every action ``render(position)`` computes where each card belongs
+(``web.layout``), moves the card elements there and animates the difference
+(FLIP, keyed on the card): measure, move, invert with a transform, and let the
+transform glide to nothing on the next frame (180 ms); a card turning up flips
+(``scale``). ``prefers-reduced-motion`` turns all of it off.
+
+``hit(clientX, clientY)`` answers which pile and which card of it a point is on
+*in the game* (layout geometry and the last rendered places), never where an
+animation shows a card at that instant: a tap means what the player tapped,
+whatever is flying (issue 9 item 6).
+
+Reuse: a view takes the root element holding the 13 ``[data-pile]`` elements, so
+a second table (the race's) is another ``TableView`` over its own root.
+
+DOM contract (tests rely on it): cards carry ``data-card`` (face up only) and
+``data-face`` (up/down); piles ``data-pile`` (stock, waste, f1–f4 in suit order
+♠♥♦♣, t1–t7) hold their cards bottom → top; an empty pile has ``data-empty``; the
+empty stock has ``data-redeal`` yes/no (a redeal left or not); a pile outlined as
+a legal destination (C4) has ``data-hint``; a picked card has class ``picked``, a
+dragged one ``dragging``. Elements are told apart by a per-page random key
+(``data-k``), never by the hidden card.
+
+Look: cards are drawn by us, white faces with the rank and a suit symbol in the
+top-left corner (the part a column leaves visible) and a big suit below; suits
+are inline SVG symbols. Ranks read A 2–10 J Q K in every language; backs are a
+blue lattice; red suits are red.
+"""
+
+from __future__ import annotations
+
+import random
+
+from kosynka.cards import RANKS, SUIT, card_name, make_card
+
+from web import layout
+from web.dom import Listeners, document, reduced_motion, window
+from web.store import format_time
+
+SUITS = "shdc"
+
+
+def _display_rank(card: int) -> str:
+    r = RANKS[card >> 2]
+    return "10" if r == "T" else r
+
+
+class TableView:
+    def __init__(self, root, listeners: Listeners) -> None:
+        self.root = root
+        self.reduced = reduced_motion()
+        self.piles = {str(p.dataset.pile): p for p in root.querySelectorAll("[data-pile]")}
+        self.els: dict[int, object] = {}
+        self.placed: dict[int, layout.Place] = {}
+        self.built: set[int] = set()
+        self.geom: layout.Geometry | None = None
+        self.position = None
+        self.flying: list = []
+        self._to_play: list = []
+        self._play_pending = False
+        self._play_proxy = listeners.proxy(self._play_anim)
+        self._cleanup_proxy = listeners.proxy(lambda *a: self._cleanup_anim())
+        self._shake_proxy = listeners.proxy(lambda *a: self._cleanup_shake())
+        keys = random.sample(range(100, 1000), 52)
+        for c in range(52):
+            el = document.createElement("div")
+            el.className = "card red" if SUIT[c] in (1, 2) else "card"
+            el.dataset.face = "down"
+            el.dataset.k = str(keys[c])
+            self.els[c] = el
+        self.measure()
+
+    # ------------------------------------------------------------ geometry
+    def measure(self) -> None:
+        """Size cards and piles for the root's box (and re-render if a position is shown)."""
+        g = layout.geometry(float(self.root.clientWidth), float(self.root.clientHeight))
+        self.geom = g
+        self.root.style.setProperty("--cw", f"{g.cw}px")
+        self.root.style.setProperty("--ch", f"{g.ch}px")
+        for name, el in self.piles.items():
+            x, y, pw, ph = g.pile_box(name)
+            el.style.left = f"{x}px"
+            el.style.top = f"{y}px"
+            el.style.height = f"{ph}px"
+            if name == "waste":
+                el.style.width = f"{pw}px"
+        if self.position is not None:
+            self.placed = {}
+            self.render(self.position, animate=False)
+
+    def hit(self, client_x: float, client_y: float) -> tuple[str | None, int | None]:
+        """``(pile, index)`` under a viewport point, by the game's places (see ``layout.hit``)."""
+        r = self.root.getBoundingClientRect()
+        x = float(client_x) - r.left - float(self.root.clientLeft)
+        y = float(client_y) - r.top - float(self.root.clientTop)
+        return layout.hit(self.geom, self.placed, x, y)
+
+    def pile_rect(self, name: str):
+        return self.piles[name].getBoundingClientRect()
+
+    # ------------------------------------------------------------ rendering
+    def reset(self) -> None:
+        """Forget what was shown (a new game): the next render places without animation."""
+        self.placed = {}
+        self.clear_targets()
+        for el in self.els.values():
+            el.classList.remove("picked", "dragging", "fly", "flip")
+            el.style.transform = ""
+
+    def _build_face(self, c: int) -> None:
+        s = SUITS[SUIT[c]]
+        self.els[c].innerHTML = (
+            f'<span class="ix">{_display_rank(c)}<svg><use href="#suit-{s}"/></svg></span>'
+            f'<svg class="pip"><use href="#suit-{s}"/></svg>'
+        )
+        self.built.add(c)
+
+    def render(self, pos, animate: bool = True) -> None:
+        """Show ``pos``; animate the cards that changed place (FLIP)."""
+        self.position = pos
+        pl = layout.places(pos, self.geom, make_card)
+        anim = animate and not self.reduced and bool(self.placed)
+        changed = [c for c, p in pl.items() if self.placed.get(c) != p]
+        before = {}
+        if anim:
+            for c in changed:
+                if c in self.placed:
+                    r = self.els[c].getBoundingClientRect()
+                    before[c] = (r.left, r.top)
+        # piles whose membership or order changed: put their cards in order
+        dirty = {pl[c].pile for c in changed} | {self.placed[c].pile for c in changed if c in self.placed}
+        by_pile: dict[str, list[int]] = {name: [] for name in dirty}
+        for c, p in pl.items():
+            if p.pile in by_pile:
+                by_pile[p.pile].append(c)
+        for name, cards in by_pile.items():
+            cards.sort(key=lambda c: pl[c].index)
+            self.piles[name].replaceChildren(*[self.els[c] for c in cards])
+        flipped = []
+        for c in changed:
+            p = pl[c]
+            el = self.els[c]
+            old = self.placed.get(c)
+            st = el.style
+            if c in before:
+                st.transition = "none"
+            st.transform = ""  # a dropped card (C2) is placed from where it was let go
+            st.left = f"{p.x}px"
+            st.top = f"{p.y}px"
+            st.zIndex = str(p.index + 1)
+            if old is None or old.up != p.up:
+                if p.up:
+                    if c not in self.built:
+                        self._build_face(c)
+                    el.dataset.card = card_name(c)
+                    el.dataset.face = "up"
+                    if anim and old is not None:
+                        flipped.append(el)
+                else:
+                    # a card turned back down (redeal) shows nothing, not even in the DOM
+                    el.removeAttribute("data-card")
+                    el.dataset.face = "down"
+                    if c in self.built:
+                        el.innerHTML = ""
+                        self.built.discard(c)
+        for name in layout.PILES:
+            pile = self.piles[name]
+            if pile.childElementCount:
+                pile.removeAttribute("data-empty")
+            else:
+                pile.setAttribute("data-empty", "")
+        self.piles["stock"].dataset.redeal = (
+            "" if pos.stock else ("yes" if pos.can_redeal() else "no"))
+        self.placed = pl
+        if anim and (before or flipped):
+            moved = []
+            for c, (bx, by) in before.items():
+                el = self.els[c]
+                r = el.getBoundingClientRect()
+                dx, dy = bx - r.left, by - r.top
+                if abs(dx) + abs(dy) > 0.5:
+                    el.style.transform = f"translate({dx:.1f}px,{dy:.1f}px)"
+                    el.classList.add("fly")
+                    moved.append(el)
+                else:
+                    el.style.transition = ""
+            for el in flipped:
+                el.classList.add("flip")
+            # play on the next frame: the inverted positions are painted first, and
+            # no third forced layout is needed
+            self._to_play += moved
+            if not self._play_pending:
+                self._play_pending = True
+                window.requestAnimationFrame(self._play_proxy)
+            self.flying += moved + flipped
+            window.setTimeout(self._cleanup_proxy, 300)
+        else:
+            for c in before:
+                self.els[c].style.transition = ""
+
+    def _play_anim(self, *args) -> None:
+        """FLIP's last step: let the moved cards glide from where they were."""
+        self._play_pending = False
+        for el in self._to_play:
+            el.style.transition = ""
+            el.style.transform = ""
+        self._to_play = []
+
+    def _cleanup_anim(self) -> None:
+        for el in self.flying:
+            el.classList.remove("fly", "flip")
+        self.flying = []
+
+    # ------------------------------------------------------------ marks
+    def lift(self, cards) -> None:
+        """Show ``cards`` picked up (C1), every other card put down."""
+        for el in self.els.values():
+            el.classList.remove("picked")
+        for c in cards:
+            self.els[c].classList.add("picked")
+
+    def show_targets(self, piles) -> None:
+        """Outline these piles as legal destinations (C4)."""
+        self.clear_targets()
+        for name in piles:
+            self.piles[name].setAttribute("data-hint", "")
+
+    def clear_targets(self) -> None:
+        for el in self.piles.values():
+            el.removeAttribute("data-hint")
+
+    def shake(self, cards) -> None:
+        """A small shake: the cards went back (an illegal drop or tap)."""
+        if self.reduced:
+            return
+        for c in cards:
+            self.els[c].classList.remove("shake")
+        self.root.offsetWidth  # restart the animation
+        for c in cards:
+            self.els[c].classList.add("shake")
+        window.setTimeout(self._shake_proxy, 260)
+
+    def _cleanup_shake(self) -> None:
+        for el in self.els.values():
+            el.classList.remove("shake")
+
+    def drag(self, cards, dx: float, dy: float) -> None:
+        """Cards follow the pointer (C2) by ``dx``, ``dy`` px."""
+        tr = f"translate({dx:.1f}px,{dy:.1f}px)"
+        for c in cards:
+            el = self.els[c]
+            el.classList.add("dragging")
+            el.style.transform = tr
+
+    def end_drag(self, cards, back: bool) -> None:
+        """The drag is over; ``back``: the cards return to their place."""
+        for c in cards:
+            el = self.els[c]
+            el.classList.remove("dragging")
+            if back:
+                el.style.transform = ""
+
+    def card_rect(self, card: int):
+        return self.els[card].getBoundingClientRect()
+
+    # ------------------------------------------------------------ counters (T1, S1)
+    def counters(self, moves: int, score: int, seconds: float) -> None:
+        """The time, move and score counters above the table."""
+        for id_, text in (("moves", str(moves)), ("score", str(score)), ("time", format_time(seconds))):
+            el = document.getElementById(id_)
+            if el.textContent != text:
+                el.textContent = text
