@@ -60,14 +60,14 @@ BASE = "https://friends.example/kosynka/"
 
 
 def invite(**kw) -> Invite:
-    fields = dict(offer=S.parse_sdp(OFFER_MDNS), table=0xC0FFEE01, seat=2, draw=3, kind=10,
+    fields = dict(offer=S.parse_sdp(OFFER_MDNS), table=0xC0FFEE01, slot=2, draw=3, minutes=10,
                   issued=NOW, host="Олена", stun="")
     fields.update(kw)
     return Invite(**fields)
 
 
 def reply(**kw) -> Reply:
-    fields = dict(answer=S.parse_sdp(ANSWER_IP), table=0xC0FFEE01, seat=2, offer_ufrag="7c10")
+    fields = dict(answer=S.parse_sdp(ANSWER_IP), table=0xC0FFEE01, slot=2, offer_ufrag="7c10")
     fields.update(kw)
     return Reply(**fields)
 
@@ -122,8 +122,8 @@ def test_incomplete_sdp_is_refused():
 # ------------------------------------------------------------------ codes
 
 def test_O4_invite_and_reply_round_trip_and_are_short():
-    for item in (invite(), invite(kind="last", draw=1, stun="stun:stun.example.org:3478"),
-                 reply(), reply(seat=3)):
+    for item in (invite(), invite(minutes=None, draw=1, stun="stun:stun.example.org:3478"),
+                 reply(), reply(slot=15)):
         code = S.encode(item)
         assert S.decode(code) == item
         assert set(code) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
@@ -184,12 +184,12 @@ def test_damaged_codes_are_corrupt():
 
 def test_checked_fields_behind_a_valid_checksum():
     body = bytearray(body_of(S.encode(invite())))
-    # seat 0 (the host's own) and 7 do not exist
+    # slot 0 and 16 do not exist
     seat_at = len(body) - (4 + 1 + 1 + 4 + 1 + len("Олена".encode()) + 1) + 4
-    for seat in (0, 7):
+    for slot in (0, 16):
         b = bytearray(body)
-        b[seat_at] = seat
-        with pytest.raises(CodeError, match="no such seat"):
+        b[seat_at] = slot
+        with pytest.raises(CodeError, match="no such invite slot"):
             S.decode(reseal(bytes(b)))
     b = bytearray(body)
     b[seat_at + 1] = 0xF0  # unknown settings
@@ -221,8 +221,8 @@ def test_stale_reply_and_old_invite():
     r = reply()
     S.check_reply(r, 0xC0FFEE01, {2: "7c10", 3: "abcd"})
     for table, waiting in ((0xC0FFEE02, {2: "7c10"}),   # another table
-                           (0xC0FFEE01, {2: "Zz99"}),   # the seat was invited again since
-                           (0xC0FFEE01, {3: "7c10"})):  # the seat is taken (no open invite)
+                           (0xC0FFEE01, {2: "Zz99"}),   # the slot was invited again since
+                           (0xC0FFEE01, {3: "7c10"})):  # the slot was answered (no open invite)
         with pytest.raises(CodeError) as e:
             S.check_reply(r, table, waiting)
         assert e.value.code == "link/stale"
@@ -234,7 +234,7 @@ def test_stale_reply_and_old_invite():
 
 def test_bad_values_are_refused_when_encoding():
     with pytest.raises(ValueError):
-        S.encode(invite(kind=7))
+        S.encode(invite(minutes=7))
     with pytest.raises(ValueError):
         S.encode(invite(draw=2))
     with pytest.raises(ValueError):

@@ -15,14 +15,14 @@ Code layout (bytes, then base64url without padding — safe in a URL fragment)::
     …        ICE ufrag and password: length byte + 6 bits per ice-char
     …        fingerprint hash (low nibble) | DTLS setup role (high nibble), digest
     …        candidate count; per candidate: type | address kind, address, port
-    …        invite: table id (4), seat, settings, issued (minutes, 4), host name,
-             STUN server ("" = none) — reply: table id (4), seat, the offer's ufrag
+    …        invite: table id (4), slot, settings, issued (minutes, 4), host name,
+             STUN server ("" = none) — reply: table id (4), slot, the offer's ufrag
     last 4   CRC-32 of all of the above
 
 Deflate was measured and left out: the packed bytes are mostly random (keys,
 fingerprint, addresses), and deflate made a typical invite longer, not shorter.
 
-Links: ``<app address>#race=<code>`` (an invite to one seat) and
+Links: ``<app address>#race=<code>`` (an invite for one friend) and
 ``<app address>#reply=<code>`` (a friend's answer for the host). :func:`parse_link`
 takes a whole link, the part after ``#`` or the bare code, with stray spaces or line
 breaks a messenger may add, and raises :class:`CodeError` — never anything else —
@@ -45,12 +45,13 @@ from dataclasses import dataclass
 __all__ = [
     "CodeError", "Candidate", "Description", "Invite", "Reply",
     "parse_sdp", "build_sdp", "encode", "decode", "parse_link", "link",
-    "check_reply", "check_invite_age", "KINDS", "NAME_BYTES", "STALE_MINUTES",
+    "check_reply", "check_invite_age", "MINUTES", "NAME_BYTES", "STALE_MINUTES",
 ]
 
 VERSION = 1
 INVITE, REPLY = 1, 2
-KINDS = ("last", 5, 10, 15)         # race kinds (N4): to the last card, timed minutes
+MINUTES = (None, 5, 10, 15)         # race kinds (N4): to the last card, timed minutes
+SLOTS = 15                          # invites a table may have open at once
 NAME_BYTES = 48                     # a host name's UTF-8 bytes in a link (cut on a char)
 STUN_BYTES = 120
 MAX_CANDIDATES = 8
@@ -99,13 +100,13 @@ class Description:
 
 @dataclass(frozen=True)
 class Invite:
-    """The host's invite to one seat: the offer plus what the friend's page shows."""
+    """The host's invite for one friend: the offer plus what the friend's page shows."""
 
     offer: Description
     table: int                      # the table's id (32 bits, random per table)
-    seat: int                       # 1..3 (the host sits at 0)
+    slot: int                       # which of the host's open invites (1..SLOTS)
     draw: int                       # 1 or 3
-    kind: str | int                 # "last" or 5 / 10 / 15 minutes
+    minutes: int | None             # None: to the last card; 5 / 10 / 15: timed
     issued: int                     # minutes since the Unix epoch
     host: str                       # the host's name
     stun: str = ""                  # the ICE server the host asked for ("" = none)
@@ -117,8 +118,8 @@ class Reply:
 
     answer: Description
     table: int
-    seat: int
-    offer_ufrag: str                # which offer of that seat it answers
+    slot: int
+    offer_ufrag: str                # which offer of that slot it answers
 
 
 # ------------------------------------------------------------------ SDP
@@ -354,14 +355,14 @@ def encode(item: Invite | Reply) -> str:
     if isinstance(item, Invite):
         w.byte(VERSION << 4 | INVITE)
         _write_description(w, item.offer)
-        w.raw(struct.pack(">IBBI", item.table, item.seat, _settings_byte(item.draw, item.kind),
+        w.raw(struct.pack(">IBBI", item.table, item.slot, _settings_byte(item.draw, item.minutes),
                           item.issued))
         w.text(item.host, NAME_BYTES)
         w.text(item.stun, STUN_BYTES)
     else:
         w.byte(VERSION << 4 | REPLY)
         _write_description(w, item.answer)
-        w.raw(struct.pack(">IB", item.table, item.seat))
+        w.raw(struct.pack(">IB", item.table, item.slot))
         w.ice(item.offer_ufrag)
     w.raw(struct.pack(">I", zlib.crc32(w.buf)))
     return base64.urlsafe_b64encode(bytes(w.buf)).rstrip(b"=").decode("ascii")
@@ -392,37 +393,37 @@ def decode(code: str) -> Invite | Reply:
     r.byte()
     if kind == INVITE:
         offer = _read_description(r)
-        table, seat, settings, issued = struct.unpack(">IBBI", r.raw(10))
-        draw, race_kind = _settings_of(settings)
-        item: Invite | Reply = Invite(offer, table, seat, draw, race_kind, issued,
+        table, slot, settings, issued = struct.unpack(">IBBI", r.raw(10))
+        draw, minutes = _settings_of(settings)
+        item: Invite | Reply = Invite(offer, table, slot, draw, minutes, issued,
                                       r.text(), r.text())
         if offer.setup != "actpass":
             raise CodeError("link/corrupt", "an invite carries an offer")
     elif kind == REPLY:
         answer = _read_description(r)
-        table, seat = struct.unpack(">IB", r.raw(5))
-        item = Reply(answer, table, seat, r.ice())
+        table, slot = struct.unpack(">IB", r.raw(5))
+        item = Reply(answer, table, slot, r.ice())
         if answer.setup == "actpass":
             raise CodeError("link/corrupt", "a reply carries an answer")
     else:
         raise CodeError("link/foreign", "not a Kosynka race code")
     if r.pos != len(body):
         raise CodeError("link/corrupt", "the code has extra bytes")
-    if not 1 <= item.seat <= 3:
-        raise CodeError("link/corrupt", "no such seat")
+    if not 1 <= item.slot <= SLOTS:
+        raise CodeError("link/corrupt", "no such invite slot")
     return item
 
 
-def _settings_byte(draw: int, kind: str | int) -> int:
-    if draw not in (1, 3) or kind not in KINDS:
-        raise ValueError(f"bad race settings: draw {draw!r}, kind {kind!r}")
-    return (draw == 3) | KINDS.index(kind) << 1
+def _settings_byte(draw: int, minutes: int | None) -> int:
+    if draw not in (1, 3) or minutes not in MINUTES:
+        raise ValueError(f"bad race settings: draw {draw!r}, minutes {minutes!r}")
+    return (draw == 3) | MINUTES.index(minutes) << 1
 
 
-def _settings_of(b: int) -> tuple[int, str | int]:
+def _settings_of(b: int) -> tuple[int, int | None]:
     if b >> 3:
         raise CodeError("link/corrupt", "unknown race settings")
-    return (3 if b & 1 else 1), KINDS[b >> 1 & 3]
+    return (3 if b & 1 else 1), MINUTES[b >> 1 & 3]
 
 
 def link(base: str, item: Invite | Reply) -> str:
@@ -468,9 +469,9 @@ def check_invite_age(invite: Invite, now_minutes: int) -> None:
 
 def check_reply(reply: Reply, table: int, waiting: dict[int, str]) -> None:
     """``link/stale`` unless ``reply`` answers an invite this table still waits for:
-    ``waiting`` maps each seat with an open invite to its offer's ufrag."""
+    ``waiting`` maps each slot with an open invite to its offer's ufrag."""
     if reply.table != table:
         raise CodeError("link/stale", "this reply is for another race table")
-    if waiting.get(reply.seat) != reply.offer_ufrag:
+    if waiting.get(reply.slot) != reply.offer_ufrag:
         raise CodeError("link/stale", "this reply answers an invite that is no longer open")
 
