@@ -137,6 +137,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "race_change_settings": "Змінити налаштування",
         "race_wait_host": "Що далі — вирішує той, хто веде гонку.",
         "race_host_gone": "Стіл гонки закрився (сторінка того, хто веде, зникла) — гонку закінчено без результату.",
+        "race_leave_q": "Вийти з гонки? Для вас вона закінчиться.",
     },
     "ru": {
         "title": "Косынка",
@@ -261,6 +262,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "race_change_settings": "Изменить настройки",
         "race_wait_host": "Что дальше — решает тот, кто ведёт гонку.",
         "race_host_gone": "Стол гонки закрылся (страница ведущего пропала) — гонка окончена без результата.",
+        "race_leave_q": "Выйти из гонки? Для вас она закончится.",
     },
     "en": {
         "title": "Kosynka",
@@ -385,6 +387,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "race_change_settings": "Change settings",
         "race_wait_host": "The host decides what comes next.",
         "race_host_gone": "The race table has closed (the host's page went away): the race ended without a result.",
+        "race_leave_q": "Leave the race? It ends for you.",
     },
 }
 

@@ -102,7 +102,8 @@ def test_four_players_timed_race_tiebreaks_draw_offers_watcher(new_context, base
     """N2–N7, N11 with four players: a timed race (5 min, sped up for the test)
     ends by the clock — most cards on the foundations first, then most face-up
     cards, equal keys share a place; a draw offer cancelled by a move; a late
-    arrival watches; Again, and a draw everyone accepts; the score is kept."""
+    arrival watches; Again, and a draw everyone accepts; Change settings, and a
+    race to the last card; the score is kept throughout."""
     host = host_table(new_context, base_url, "Anna")
     friends = [open_page(new_context, base_url, n) for n in ("Bohdan", "Vira", "Hanna")]
     watcher = open_page(new_context, base_url, "Dmytro")
@@ -169,6 +170,21 @@ def test_four_players_timed_race_tiebreaks_draw_offers_watcher(new_context, base
         wait_race(s, "draw")
     host.page.wait_for_selector("#race-results tr[data-pid='1'][data-score='1.5']")
     host.page.wait_for_selector("#race-results tr[data-pid='0'][data-score='0.5']")
+
+    # Change settings (N11): back to the lobby, to the last card; four race again
+    host.page.click("#race-results [data-action=change-settings]")
+    for s in (host, *friends):
+        wait_race(s, "lobby")
+    host.page.click("#race [data-set=minutes][data-value='null']")
+    for f in friends:
+        ready(f)
+    deal = start(host, friends)
+    assert a.page.locator("[data-race-clock]").count() == 0
+    play(c, line(deal))
+    wait_race(c, "won")
+    for s in (host, a, b):
+        wait_race(s, "lost")
+    host.page.wait_for_selector("#race-results tr[data-pid='3'][data-place='1'][data-score='1.5']")
     for s in (host, *friends, watcher):
         assert s.page.errors == [], s.page.errors
 

@@ -56,7 +56,7 @@ import js
 
 from kosynka.position import IllegalMoveError, InvalidMoveError
 from kosynka.race import Host, Player, RaceError
-from kosynka.race.table import LOBBY, NAME_MAX, check_name
+from kosynka.race.table import LOBBY, NAME_MAX, RACING, check_name
 
 from web.dom import document, nil, window
 from web.i18n import t
@@ -73,20 +73,22 @@ SEAT_KEY = "kosynka.race.seat"      # sessionStorage: the friend's way back (N9)
 GRACE_S = 60
 
 
-def _get(store, key: str) -> str | None:
+def _get(store: str, key: str) -> str | None:
+    """``key`` of ``window[store]`` (localStorage, sessionStorage); None when
+    missing or when the browser blocks storage (even reading the property throws)."""
     try:
-        value = store.getItem(key)
+        value = getattr(window, store).getItem(key)
     except Exception:
         return None
     return None if nil(value) else str(value)
 
 
-def _set(store, key: str, value: str | None) -> None:
+def _set(store: str, key: str, value: str | None) -> None:
     try:
         if value is None:
-            store.removeItem(key)
+            getattr(window, store).removeItem(key)
         else:
-            store.setItem(key, value)
+            getattr(window, store).setItem(key, value)
     except Exception:
         pass  # storage blocked: the page just does not remember
 
@@ -127,7 +129,7 @@ class RacePage:
         self.sheet = h("div", {"class": "sheet", "role": "dialog", "aria-modal": "true"})
         self.root = h("div", {"id": "race", "class": "overlay race", "hidden": True}, self.sheet)
         document.body.appendChild(self.root)
-        self.screen = RaceScreen(self)
+        self._screen: RaceScreen | None = None  # made at the first Start: no second table before
         on = app.listeners.on
         on(self.root, "click", self.on_click)
         on(self.root, "change", self.on_change)
@@ -148,7 +150,7 @@ class RacePage:
         return self.mode in ("host", "friend", "error") or not self.root.hidden
 
     def my_name(self) -> str:
-        name = (_get(window.localStorage, NAME_KEY) or "").strip()[:NAME_MAX]
+        name = (_get("localStorage", NAME_KEY) or "").strip()[:NAME_MAX]
         try:
             return check_name(name)
         except RaceError:
@@ -156,7 +158,7 @@ class RacePage:
 
     def _load_settings(self) -> dict:
         try:
-            s = json.loads(_get(window.localStorage, SETTINGS_KEY) or "{}")
+            s = json.loads(_get("localStorage", SETTINGS_KEY) or "{}")
             if s.get("draw") in (1, 3) and s.get("minutes") in signal.MINUTES:
                 return {"draw": s["draw"], "minutes": s["minutes"]}
         except (ValueError, AttributeError):
@@ -176,7 +178,7 @@ class RacePage:
 
     def _test_speed(self) -> None:
         try:
-            speed = float(_get(window.localStorage, SPEED_KEY) or 1)
+            speed = float(_get("localStorage", SPEED_KEY) or 1)
         except ValueError:
             speed = 1.0
         self._t0, self._p0 = self.clock(), float(js.performance.now()) / 1000
@@ -191,6 +193,14 @@ class RacePage:
         game = self.app.solo.game
         if game is not None:
             game.pause() if pause else game.resume()
+
+    @property
+    def screen(self) -> RaceScreen:
+        """The race screen, made when a race is first shown (the solo table is then
+        the only ``[data-pile]`` table on the page until someone races)."""
+        if self._screen is None:
+            self._screen = RaceScreen(self)
+        return self._screen
 
     def view(self) -> dict | None:
         if self.host is not None:
@@ -300,7 +310,7 @@ class RacePage:
             self.leave()
             self.mode = "host"
             self._speed, self._t0, self._p0 = 1.0, 0.0, float(js.performance.now()) / 1000
-            self.links = net.HostLinks(self.attach, _get(window.localStorage, STUN_KEY) or "")
+            self.links = net.HostLinks(self.attach, _get("localStorage", STUN_KEY) or "")
             self.links.listen()
             self.host = Host(self.my_name(), self.clock)
             self.host.on_change = self.changed
@@ -351,9 +361,10 @@ class RacePage:
 
     def start(self) -> None:
         self._test_speed()
-        self.host_act(self.host.start)
+        self.act(self.host.start)
 
-    def host_act(self, fn, *args) -> None:
+    def act(self, fn, *args) -> None:
+        """Do an action of the race; one the rules refuse is said in a toast."""
         try:
             fn(*args)
         except RaceError as e:
@@ -390,7 +401,7 @@ class RacePage:
 
     def remembered(self) -> dict | None:
         try:
-            data = json.loads(_get(window.sessionStorage, SEAT_KEY) or "null")
+            data = json.loads(_get("sessionStorage", SEAT_KEY) or "null")
             if isinstance(data, dict) and isinstance(data.get("pid"), int):
                 return data
         except ValueError:
@@ -401,7 +412,7 @@ class RacePage:
         p = self.player
         if p is None or p.pid is None or p.token is None or self.invite is None:
             return
-        _set(window.sessionStorage, SEAT_KEY, json.dumps({
+        _set("sessionStorage", SEAT_KEY, json.dumps({
             "table": self.invite.table, "pid": p.pid, "token": p.token,
             "host": self.invite.host}))
 
@@ -417,12 +428,6 @@ class RacePage:
         self.root.hidden = False
         return True
 
-    def player_act(self, fn, *args) -> None:
-        try:
-            fn(*args)
-        except RaceError as e:
-            self.app.toast(e.detail, 3000)
-
     # ------------------------------------------------------------ moves from the table
     def play(self, move: str) -> bool:
         """The own table's input made ``move``: the host's copy, or the player's game
@@ -436,7 +441,8 @@ class RacePage:
                 return False
         except (RaceError, IllegalMoveError, InvalidMoveError):
             return False
-        self.screen.show_own(animate=True)
+        if self._screen is not None:
+            self._screen.show_own(animate=True)
         return True
 
     def game(self):
@@ -451,8 +457,12 @@ class RacePage:
         elif self.player is not None and self.lost_at is not None:
             if self.clock() - self.lost_at > GRACE_S:
                 self.lost_at = None
-                self.screen.host_gone()
-        self.screen.tick()
+                if self._screen is not None:
+                    self._screen.host_gone()
+                else:
+                    self.app.toast(self.tr("race_host_gone"), 8000)
+        if self._screen is not None:
+            self._screen.tick()
 
     def changed(self) -> None:
         """The host or the player changed: repaint once, at the next frame."""
@@ -472,7 +482,8 @@ class RacePage:
                          self.buttons(("close-links", "close")))
                 self.root.hidden = not self.open_invites
                 return
-            self.screen.hide()
+            if self._screen is not None:
+                self._screen.hide()
             self.render_lobby(v)
         elif self.mode == "friend":
             self.render_join()
@@ -529,7 +540,7 @@ class RacePage:
     def name_field(self) -> object:
         return h("label", None, self.tr("race_you"),
                  h("input", {"type": "text", "data-field": "name", "maxlength": NAME_MAX,
-                             "value": _get(window.localStorage, NAME_KEY) or "",
+                             "value": _get("localStorage", NAME_KEY) or "",
                              "autocomplete": "nickname", "placeholder": self.tr("race_player")}))
 
     def settings_rows(self, v: dict) -> object:
@@ -586,20 +597,20 @@ class RacePage:
     def on_change(self, ev) -> None:
         field = ev.target.getAttribute("data-field")
         if field == "name":
-            _set(window.localStorage, NAME_KEY, str(ev.target.value).strip()[:NAME_MAX])
+            _set("localStorage", NAME_KEY, str(ev.target.value).strip()[:NAME_MAX])
             self.rename_host()
         elif field == "stun" and self.links is not None:
             value = str(ev.target.value).strip()
             self.links.stun = value if value.startswith(("stun:", "stuns:")) else ""
-            _set(window.localStorage, STUN_KEY, self.links.stun)
+            _set("localStorage", STUN_KEY, self.links.stun)
 
     def on_click(self, ev) -> None:
         target = ev.target
         setter = target.closest("[data-set]")
         if not nil(setter) and self.host is not None:
             self.settings[str(setter.dataset.set)] = json.loads(str(setter.dataset.value))
-            _set(window.localStorage, SETTINGS_KEY, json.dumps(self.settings))
-            self.host_act(self.host.set_settings, self.settings["draw"], self.settings["minutes"])
+            _set("localStorage", SETTINGS_KEY, json.dumps(self.settings))
+            self.act(self.host.set_settings, self.settings["draw"], self.settings["minutes"])
             return
         btn = target.closest("[data-action]")
         if nil(btn) or btn.disabled:
@@ -621,7 +632,7 @@ class RacePage:
             asyncio.ensure_future(self.join())
         elif action == "ready" and player is not None:
             me = next((p for p in player.view["players"] if p["pid"] == player.pid), None)
-            self.player_act(player.set_ready, not (me and me["ready"]))
+            self.act(player.set_ready, not (me and me["ready"]))
         elif action == "start" and host is not None:
             self.start()
         elif action == "copy-link":
@@ -634,23 +645,32 @@ class RacePage:
                 pass
         elif action == "resign":
             self.app.dialogs.ask(self.app.lang, self.tr("race_resign_q"),
-                                 lambda: self.host_act(host.resign) if host else self.player_act(player.resign))
+                                 lambda: self.act((host or player).resign))
         elif action == "offer-draw":
-            (self.host_act if host else self.player_act)((host or player).offer_draw)
+            self.act((host or player).offer_draw)
         elif action in ("accept-draw", "decline-draw"):
-            (self.host_act if host else self.player_act)((host or player).answer_draw,
-                                                         action == "accept-draw")
+            self.act((host or player).answer_draw, action == "accept-draw")
         elif action == "again" and host is not None:
             self._test_speed()
-            self.host_act(host.again)
+            self.act(host.again)
         elif action == "change-settings" and host is not None:
-            self.host_act(host.change_settings)
+            self.act(host.change_settings)
         elif action == "close-links":
             self.open_invites = []
             self.render()
+        elif action == "leave" and self._racing():
+            self.app.dialogs.ask(self.app.lang, self.tr("race_leave_q"), self._forget_and_leave)
         elif action in ("leave", "forget"):
-            _set(window.sessionStorage, SEAT_KEY, None)
-            self.leave()
+            self._forget_and_leave()
+
+    def _racing(self) -> bool:
+        v = self.view()
+        return v is not None and v["phase"] == RACING and (
+            self.host is not None or self.screen.outcome() == "running")
+
+    def _forget_and_leave(self) -> None:
+        _set("sessionStorage", SEAT_KEY, None)
+        self.leave()
 
     def copy(self, btn) -> None:
         node = btn.closest(".linkbox").querySelector(".link")
@@ -664,7 +684,8 @@ class RacePage:
         if str(ev.key) == "Escape" and self.mode == "error":
             self.leave()
         else:
-            self.screen.on_key(ev)
+            if self._screen is not None:
+                self._screen.on_key(ev)
 
     def on_beforeunload(self, ev) -> None:
         """The host's page holds the race: ask before it goes (the friends would lose it)."""
@@ -685,7 +706,8 @@ class RacePage:
         self.links = self.host = self.player = self.invite = self.reply_url = None
         self.open_invites = []
         self.mode = self._interval = self.lost_at = None
-        self.screen.hide()
+        if self._screen is not None:
+            self._screen.hide()
         fill(self.sheet)
         self.root.hidden = True
         document.body.removeAttribute("data-race")
