@@ -26,7 +26,7 @@ Decisions (user-visible):
   too (``kosynka.race.settings``); a STUN server only if the host types one
   (``kosynka.race.stun``; none by default, so nothing leaves the device).
 - Coming back (N9): a friend's tab remembers its seat (``sessionStorage``:
-  table, seat, token). After a reload or a drop it says whose table it was at and
+  table, pid, token). After a reload or a drop it says whose table it was at and
   asks for a new link from the host; opening that link puts it back at its table
   exactly as the host holds it.
 - The host's page is the table: if it reloads or closes, the race cannot go on
@@ -34,15 +34,16 @@ Decisions (user-visible):
   the friends see "connection lost" at once and, when no new link came within the
   60 s, that the host's table has closed and the race ended without a result.
 - Test-only: ``localStorage["kosynka.race.test_speed"]`` (a number), read by the
-  host at Start, runs the race's clock that many times faster (a timed race ends
-  in seconds). No control of the page sets it.
+  host at Start and Again, runs the race's clock that many times faster (a timed
+  race ends in seconds, the grace too). No control of the page sets it.
 
 DOM contract (tests rely on it): ``data-action`` = race (menu), invite, join,
 ready, start (lobby) and those of ``web.race.screen``; ``[data-invite-link]`` /
 ``[data-reply-link]`` hold the links as text; a refused link shows
 ``[data-linkerror=link/…]``; ``html[data-race-handover]`` (and, once worded,
-``#race[data-handover]``) is ``ok`` / ``none`` / a ``link/…`` code; lobby seats are ``#race li[data-pid]`` with ``data-seat``,
-``data-ready`` (yes/no) and ``data-connected`` (yes/no);
+``#race[data-handover]``) is ``ok`` / ``none`` / a ``link/…`` code; lobby seats
+are ``#race li[data-pid]`` with ``data-seat``, ``data-ready`` (yes/no) and
+``data-connected`` (yes/no); ``[data-way-back]`` says how to return (N9);
 ``document.body.dataset.race`` is lobby, running, won, lost, draw or watching
 while a race screen is open.
 """
