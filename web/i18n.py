@@ -138,6 +138,53 @@ STRINGS: dict[str, dict[str, str]] = {
         "race_wait_host": "Що далі — вирішує той, хто веде гонку.",
         "race_host_gone": "Стіл гонки закрився (сторінка того, хто веде, зникла) — гонку закінчено без результату.",
         "race_leave_q": "Вийти з гонки? Для вас вона закінчиться.",
+        # issue 13: keyboard, screen readers, look
+        "ranks": "туз|двійка|трійка|четвірка|п'ятірка|шістка|сімка|вісімка|дев'ятка|десятка|валет|дама|король",
+        "suits": "пік|чирв|бубон|треф",
+        "card_fmt": "{rank} {suit}",
+        "cards_n": "{n} карта|{n} карти|{n} карт",
+        "pile_stock": "Колода",
+        "pile_waste": "Скид",
+        "pile_found": "База {suit}",
+        "pile_col": "Стовпчик {n}",
+        "to_stock": "у колоду",
+        "to_waste": "у скид",
+        "to_found": "на базу",
+        "to_col": "на стовпчик {n}",
+        "empty": "порожньо",
+        "on": "на",
+        "face_down": "{cards} лицем донизу",
+        "redeals_left": "перездач лишилося: {n}",
+        "selected": "вибрана: {card}",
+        "picked": "Піднято: {card}",
+        "picked_more": "Піднято: {card} і ще {cards}",
+        "put_back": "Покладено назад.",
+        "cant_go": "Сюди не можна.",
+        "moved": "{card} {dest}.",
+        "drew": "З колоди: {card}.",
+        "turned_up": "Відкрито: {card}.",
+        "redealt": "Колоду перевернуто.",
+        "table_label": "Стіл: стрілки — між стосами, Enter — взяти чи покласти, ? — клавіші",
+        "keys_title": "Клавіші",
+        "keys": ("←↑→↓|перейти між стосами; ↑↓ у стовпчику — вибрати карту\n"
+                 "Enter, Пробіл|взяти карти, покласти їх (як дотик)\n"
+                 "Esc|покласти взяті карти назад\n"
+                 "1–7|до стовпчика 1–7\n"
+                 "D|узяти з колоди\n"
+                 "U, Backspace, Ctrl+Z|назад\n"
+                 "H|підказки\n"
+                 "F|завершити\n"
+                 "N|нова роздача\n"
+                 "?|ця довідка\n"
+                 "Tab|між столом і кнопками"),
+        "theme": "Тема",
+        "theme_auto": "як у системі",
+        "theme_light": "світла",
+        "theme_dark": "темна",
+        "hand_right": "для правші",
+        "hand_left": "для лівші (колода праворуч)",
+        "hand_label": "Розташування",
+        "help": "Клавіші",
     },
     "ru": {
         "title": "Косынка",
@@ -263,6 +310,53 @@ STRINGS: dict[str, dict[str, str]] = {
         "race_wait_host": "Что дальше — решает тот, кто ведёт гонку.",
         "race_host_gone": "Стол гонки закрылся (страница ведущего пропала) — гонка окончена без результата.",
         "race_leave_q": "Выйти из гонки? Для вас она закончится.",
+        # issue 13: keyboard, screen readers, look
+        "ranks": "туз|двойка|тройка|четвёрка|пятёрка|шестёрка|семёрка|восьмёрка|девятка|десятка|валет|дама|король",
+        "suits": "пик|червей|бубен|треф",
+        "card_fmt": "{rank} {suit}",
+        "cards_n": "{n} карта|{n} карты|{n} карт",
+        "pile_stock": "Колода",
+        "pile_waste": "Сброс",
+        "pile_found": "База {suit}",
+        "pile_col": "Столбец {n}",
+        "to_stock": "в колоду",
+        "to_waste": "в сброс",
+        "to_found": "на базу",
+        "to_col": "на столбец {n}",
+        "empty": "пусто",
+        "on": "на",
+        "face_down": "{cards} рубашкой вверх",
+        "redeals_left": "пересдач осталось: {n}",
+        "selected": "выбрана: {card}",
+        "picked": "Взята: {card}",
+        "picked_more": "Взята: {card} и ещё {cards}",
+        "put_back": "Положено обратно.",
+        "cant_go": "Сюда нельзя.",
+        "moved": "{card} {dest}.",
+        "drew": "Из колоды: {card}.",
+        "turned_up": "Открыта карта: {card}.",
+        "redealt": "Колода перевёрнута.",
+        "table_label": "Стол: стрелки — между стопками, Enter — взять или положить, ? — клавиши",
+        "keys_title": "Клавиши",
+        "keys": ("←↑→↓|перейти между стопками; ↑↓ в столбце — выбрать карту\n"
+                 "Enter, Пробел|взять карты, положить их (как касание)\n"
+                 "Esc|положить взятые карты обратно\n"
+                 "1–7|к столбцу 1–7\n"
+                 "D|взять из колоды\n"
+                 "U, Backspace, Ctrl+Z|назад\n"
+                 "H|подсказки\n"
+                 "F|завершить\n"
+                 "N|новый расклад\n"
+                 "?|эта справка\n"
+                 "Tab|между столом и кнопками"),
+        "theme": "Тема",
+        "theme_auto": "как в системе",
+        "theme_light": "светлая",
+        "theme_dark": "тёмная",
+        "hand_label": "Расположение",
+        "hand_right": "для правши",
+        "hand_left": "для левши (колода справа)",
+        "help": "Клавиши",
     },
     "en": {
         "title": "Kosynka",
@@ -388,6 +482,53 @@ STRINGS: dict[str, dict[str, str]] = {
         "race_wait_host": "The host decides what comes next.",
         "race_host_gone": "The race table has closed (the host's page went away): the race ended without a result.",
         "race_leave_q": "Leave the race? It ends for you.",
+        # issue 13: keyboard, screen readers, look
+        "ranks": "ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king",
+        "suits": "spades|hearts|diamonds|clubs",
+        "card_fmt": "{rank} of {suit}",
+        "cards_n": "{n} card|{n} cards|{n} cards",
+        "pile_stock": "Stock",
+        "pile_waste": "Waste",
+        "pile_found": "Foundation of {suit}",
+        "pile_col": "Column {n}",
+        "to_stock": "to the stock",
+        "to_waste": "to the waste",
+        "to_found": "to the foundation",
+        "to_col": "to column {n}",
+        "empty": "empty",
+        "on": "on",
+        "face_down": "{cards} face down",
+        "redeals_left": "{n} redeal left|{n} redeals left|{n} redeals left",
+        "selected": "selected: {card}",
+        "picked": "Picked up: {card}",
+        "picked_more": "Picked up: {card} and {cards} more",
+        "put_back": "Put back.",
+        "cant_go": "Can't go there.",
+        "moved": "{card} {dest}.",
+        "drew": "Drew: {card}.",
+        "turned_up": "Turned up: {card}.",
+        "redealt": "Stock turned over.",
+        "table_label": "Table: arrows move between piles, Enter picks up or puts down, ? lists the keys",
+        "keys_title": "Keys",
+        "keys": ("←↑→↓|move between piles; ↑↓ in a column choose a card\n"
+                 "Enter, Space|pick cards up, put them down (as a tap)\n"
+                 "Esc|put the picked cards back\n"
+                 "1–7|go to column 1–7\n"
+                 "D|draw from the stock\n"
+                 "U, Backspace, Ctrl+Z|undo\n"
+                 "H|hints\n"
+                 "F|finish\n"
+                 "N|new deal\n"
+                 "?|this help\n"
+                 "Tab|between the table and the buttons"),
+        "theme": "Theme",
+        "theme_auto": "as the system",
+        "theme_light": "light",
+        "theme_dark": "dark",
+        "hand_label": "Layout",
+        "hand_right": "right-handed",
+        "hand_left": "left-handed (stock at the right)",
+        "help": "Keys",
     },
 }
 
