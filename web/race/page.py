@@ -100,15 +100,6 @@ def table_label(table: int) -> str:
     return "".join(alphabet[(table >> (5 * i)) & 31] for i in range(4))
 
 
-class ComebackPlayer(Player):
-    """A :class:`Player` that may start from a remembered seat (N9, after a reload):
-    its message ids continue after the host's last ack."""
-
-    def _on_welcome(self, msg: dict) -> None:
-        super()._on_welcome(msg)
-        self._id = max(self._id, self.ack)
-
-
 class RacePage:
     """The race screens; ``app`` gives the language, toasts, sheets and listeners."""
 
@@ -117,7 +108,7 @@ class RacePage:
         self.mode: str | None = None          # host | friend | handover | error
         self.links: net.HostLinks | None = None
         self.host: Host | None = None
-        self.player: ComebackPlayer | None = None
+        self.player: Player | None = None
         self.invite: Invite | None = None     # the friend's invite
         self.reply_url: str | None = None
         self.open_invites: list[str] = []     # the host's invite links not yet answered
@@ -384,7 +375,7 @@ class RacePage:
         name = self.my_name()
         link, reply = await net.join(invite)
         remembered = self.remembered()
-        self.player = ComebackPlayer(name, self.clock)
+        self.player = Player(name, self.clock)
         if remembered and remembered.get("table") == invite.table:
             self.player.pid, self.player.token = remembered["pid"], remembered["token"]
         self.player.on_change = self.changed
