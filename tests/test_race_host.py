@@ -345,3 +345,17 @@ def test_an_impossible_game_from_the_host_is_an_error_not_a_traceback(race):
     p1._awaiting = p1._id                      # as if it had asked for a sync
     race.links[0].on_message(P.sync(race.host.state, p1._id, p1.ack, 1, DEAL, 1, ["Kd>9"]))
     assert "impossible game" in p1.error and p1.game is None
+
+
+def test_n9_a_friend_who_never_comes_back_is_resigned_by_the_hosts_tick(race):
+    p1, p2 = race.players
+    cut_at = race.net.now
+    race.net.cut(race.links[0])
+    race.run()
+    deadline = race.host.next_deadline()
+    assert deadline == cut_at + GRACE
+    race.net.at(deadline, race.host.tick)
+    race.run()
+    row = next(r for r in p2.view["players"] if r["pid"] == p1.pid)
+    assert (row["status"], row["out"]) == ("resigned", "dropped")
+    assert p2.view["phase"] == "racing"

@@ -58,14 +58,15 @@ def _ignore(*_args) -> None:
 
 class Host:
     """The host's side of a race. ``clock()`` gives seconds (monotonic);
-    ``seed`` makes deals and tokens reproducible (None: unpredictable)."""
+    ``seed`` makes deals and tokens reproducible (tests, the simulator); with
+    None, tokens come from the system's randomness (``os.urandom``)."""
 
     def __init__(self, name: str, clock: Callable[[], float], seed: int | None = None,
                  verify_states: int = VERIFY_STATES) -> None:
         self.clock = clock
         self.table = Table(name, clock())
         self._deals = random.Random(None if seed is None else f"{seed}/deals")
-        self._tokens = random.Random(None if seed is None else f"{seed}/tokens")
+        self._tokens = random.SystemRandom() if seed is None else random.Random(f"{seed}/tokens")
         self.verify_states = verify_states
         self.solution: list[str] | None = None   # the solver's line of the current deal
         self.conns: dict[int, _Conn] = {}         # pid → its live link

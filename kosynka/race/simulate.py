@@ -64,8 +64,8 @@ class _Bot:
             if v is None or v["phase"] == "lobby" or v["race"] == 0:
                 self.schedule()
             return
-        me = next(p for p in v["players"] if p["pid"] == self.pid)
-        if me["status"] != "racing":
+        me = next((p for p in v["players"] if p["pid"] == self.pid), None)
+        if me is None or me["status"] != "racing":
             return
         if self.forge:
             self.forge()
