@@ -295,6 +295,7 @@ class App:
 
     def show_settings(self) -> None:
         self.input.deselect()
+        self.hide_toast()  # a message from before would cover the sheet's buttons
         self.dialogs.open("settings", sheets.settings_html(
             self.lang, self.settings, self.solo.game.rules, str(window.location.href),
             self.solo.records_html()))
