@@ -201,6 +201,7 @@ class Solo:
                                    assisted=g.assisted, daily=self.daily)
         self.save()
         app.set_mode(Mode.WON)
+        app.hide_toast()
         app.dialogs.open("win", sheets.win_html(
             app.lang, seconds=g.elapsed(), moves=g.moves, score=g.score if app.settings.score else None,
             assisted=g.assisted, result=res, records=self.records_html()))
