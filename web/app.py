@@ -77,7 +77,7 @@ class App:
         self.apply_score_setting()
         self.bind()
         solo = self.solo
-        link = links.parse(str(window.location.hash))
+        link, bad_link = links.from_address(str(window.location.hash), str(window.location.search))
         env = self.store.load_game_envelope()
         game = None
         meta = {}
@@ -110,7 +110,9 @@ class App:
         self.update_status()
         if str(document.visibilityState) == "hidden":
             solo.game.pause()  # opened in a background tab: the clock waits
-        if not self.storage_ok:
+        if bad_link:  # the address named no deal: say so, and what is on the table (issue 12)
+            self.toast(self.tr("bad_link_kept" if game is not None else "bad_link_new"), 6000)
+        elif not self.storage_ok:
             self.toast(self.tr("no_storage"), 6000)
         elif GAME_KEY in self.store.problems:
             self.toast(self.tr("bad_save"), 5000)

@@ -78,7 +78,8 @@ class Solo:
     def show_link(self) -> None:
         g = self.game
         try:
-            window.history.replaceState(None, "", links.format(
+            # the hash names the deal; a query (``?deal=42``, read at start-up) is dropped
+            window.history.replaceState(None, "", str(window.location.pathname) + links.format(
                 links.DealLink(g.number, g.rules.draw, g.rules.redeals, self.daily)))
         except Exception:
             pass
@@ -294,7 +295,12 @@ class Solo:
             app.toast(app.tr("other_tab"), 4000)
 
     def on_hashchange(self, ev) -> None:
-        link = links.parse(str(window.location.hash))
+        try:
+            link = links.parse(str(window.location.hash))
+        except ValueError:  # an edited address that names no deal: say so, keep the game
+            self.app.toast(self.app.tr("bad_link_kept"), 6000)
+            self.show_link()
+            return
         if link is not None and not self.is_link_of_current(link):
             self.open_link(link)
 
