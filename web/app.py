@@ -93,7 +93,7 @@ class App:
         if game is not None and game.is_won:
             game = None  # a finished game is not continued: a fresh deal follows
         if game is not None:
-            solo.set_game(game, daily=meta.get("daily"), save=False)
+            solo.set_game(game, daily=meta.get("daily"), save=False, mark=meta.get("mark"))
             if link is not None:
                 solo.open_link(link)
         elif link is not None:
@@ -104,7 +104,7 @@ class App:
             if number is None:  # first visit: find the first verified deal (V1)
                 document.getElementById("loading").textContent = self.tr("looking")
                 number = await self.solver.verified_deal(solve.random_start(), rules)
-            solo.set_game(Game.new(number, rules))
+            solo.set_game(Game.new(number, rules), mark="verified")
         for b in self.buttons.values():
             b.disabled = False
         self.update_status()
@@ -256,11 +256,11 @@ class App:
             except Exception:
                 field.select()
 
-    def show_settings(self) -> None:
+    def show_settings(self, dealt_now: bool = False) -> None:
         self.input.deselect()
         self.dialogs.open("settings", sheets.settings_html(
             self.lang, self.settings, self.solo.game.rules, str(window.location.href),
-            self.solo.records_html()))
+            self.solo.records_html(), dealt_now=dealt_now))
 
     def change_setting(self, name: str, value: str) -> None:
         s = self.settings
@@ -271,24 +271,25 @@ class App:
         elif name == "score":
             s.score = value == "on"
             self.apply_score_setting()
+        elif name == "auto":
+            s.auto = value == "on"
         elif name == "lang":
             s.lang = value
             self.lang = value
             self.relabel()
         self.store.save_settings(s)
+        dealt_now = False
         if name in ("draw", "redeals"):
+            g = self.solo.game
+            if self.solo.rules_from_settings() != g.rules and g.moves == 0 and self.mode is Mode.READY:
+                # no move made: the new variant is dealt now, and the sheet says so
+                self.solo.new_game(confirm=False)
+                dealt_now = True
             self.solver.prepare_next(self.solo.rules_from_settings())
-        self.show_settings()
+        self.show_settings(dealt_now)
 
     def sheet_closed(self, kind: str | None) -> None:
-        """Settings closed: a variant change applies now if no move was made, else
-        from the next deal."""
-        if kind != "settings":
-            return
-        g = self.solo.game
-        if self.solo.rules_from_settings() == g.rules:
-            return
-        if g.moves == 0 and self.mode is Mode.READY:
-            self.solo.new_game(confirm=False)
-        else:
+        """Settings closed with a variant change that waits for the next deal: say so."""
+        if kind == "settings" and self.solo.rules_from_settings() != self.solo.game.rules \
+                and self.mode is not Mode.SEARCHING:
             self.toast(self.tr("variant_next"))

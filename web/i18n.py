@@ -99,7 +99,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "mark_lost_title": "Розв'язувач довів: цю роздачу виграти неможливо.",
         "mark_unknown": "не перевірено",
         "mark_unknown_title": "Розв'язувач не встиг вирішити, чи можна виграти цю роздачу.",
-        "redeals_left": "Перездач лишилося:",
     },
     "ru": {
         "title": "Косынка",
@@ -186,7 +185,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "mark_lost_title": "Решатель доказал: этот расклад не выиграть.",
         "mark_unknown": "не проверен",
         "mark_unknown_title": "Решатель не успел решить, можно ли выиграть этот расклад.",
-        "redeals_left": "Пересдач осталось:",
     },
     "en": {
         "title": "Kosynka",
@@ -273,7 +271,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "mark_lost_title": "The solver has proven this deal can't be won.",
         "mark_unknown": "not verified",
         "mark_unknown_title": "The solver could not decide within its limit whether this deal can be won.",
-        "redeals_left": "Redeals left:",
     },
 }
 
