@@ -73,6 +73,7 @@ class App:
 
     # ------------------------------------------------------------ start-up
     async def start(self) -> None:
+        window.performance.mark("kosynka:start")  # the app's start-up begins (Long Tasks e2e)
         self.relabel()
         self.apply_score_setting()
         self.bind()
