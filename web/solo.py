@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from html import escape
 
 from kosynka import variants
 from kosynka.game import Game, SaveError
@@ -53,7 +54,7 @@ from web.modes import Mode
 from web.store import GAME_KEY
 
 FINISH_STEP_S = 0.09  # pause between the cards of a Finish run, and of auto-moves
-MARKS = ("verified", "checking", "lost", "unknown")
+MARK_SYMBOLS = {"verified": "✓", "checking": "…", "lost": "✗", "unknown": "?"}  # the deal's marks
 
 
 class Solo:
@@ -95,7 +96,7 @@ class Solo:
         body.dataset.deal = str(game.number)
         body.dataset.variant = variants.key(game.rules)
         document.getElementById("deal-no").textContent = str(game.number) + (" ★" if daily else "")
-        self.mark = mark if mark in MARKS and mark != "checking" else "checking"
+        self.mark = mark if mark in MARK_SYMBOLS and mark != "checking" else "checking"
         self.show_mark()
         if self.mark == "checking":
             self.start_check()
@@ -124,8 +125,10 @@ class Solo:
             el.id = "deal-mark"
             no.after(el)
         el.dataset.mark = self.mark
-        el.textContent = self.app.tr("mark_" + self.mark)
+        el.innerHTML = (f"<b aria-hidden='true'>{MARK_SYMBOLS[self.mark]}</b> "
+                        f"<span class='word'>{escape(self.app.tr('mark_' + self.mark))}</span>")
         el.title = self.app.tr(f"mark_{self.mark}_title")
+        el.setAttribute("aria-label", el.title)
         document.body.dataset.verified = self.mark
 
     def start_check(self) -> None:

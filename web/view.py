@@ -247,21 +247,25 @@ class TableView:
             return
         g = self.geom
         w, h = float(self.root.clientWidth), float(self.root.clientHeight)
-        t = self.root.getBoundingClientRect()
         radius = max(min(w * .42, h * .55), g.ch * 2)
-        cx, cy = w / 2, min(h - g.ch * .4, g.col_top + radius + g.ch)
+        # the arc's centre below the table's middle, so the fan sits in the middle
+        cx, cy = w / 2, min(h - g.ch * .4, h / 2 + radius * .67)
         order = [r * 4 + s for r in range(12, -1, -1) for s in range(4)]  # K♠ K♥ K♦ K♣ Q♠ …
         for i, c in enumerate(order):
             el = self.els[c]
-            r = el.getBoundingClientRect()
+            p = self.placed[c]  # where the card is in the game, not where a glide shows it
+            bx, by, _, _ = g.pile_box(p.pile)
             a = -70 + 140 * i / 51  # degrees: the fan from left to right
             ax, ay = cx + radius * sin(radians(a)), cy - radius * cos(radians(a))
             st = el.style
-            st.setProperty("--dx", f"{ax - g.cw / 2 - (r.left - t.left):.1f}px")
-            st.setProperty("--dy", f"{ay - g.ch / 2 - (r.top - t.top):.1f}px")
+            st.transition = "none"
+            st.transform = ""
+            st.setProperty("--dx", f"{ax - g.cw / 2 - (bx + p.x):.1f}px")
+            st.setProperty("--dy", f"{ay - g.ch / 2 - (by + p.y):.1f}px")
             st.setProperty("--rot", f"{a:.1f}deg")
             st.setProperty("--delay", f"{i * self.CASCADE_STEP_MS}ms")
             st.zIndex = str(100 + i)
+            el.classList.remove("fly", "flip")
             el.classList.add("cascade")
         self.root.dataset.celebrate = "on"
         self._celebrated = then
