@@ -278,6 +278,7 @@ class App:
             s.lang = value
             self.lang = value
             self.relabel()
+            self.solo.show_mark()
         self.store.save_settings(s)
         dealt_now = False
         if name in ("draw", "redeals"):
