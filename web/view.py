@@ -21,10 +21,11 @@ DOM contract (tests rely on it): cards carry ``data-card`` (face up only) and
 ♠♥♦♣, t1–t7) hold their cards bottom → top; an empty pile has ``data-empty``; the
 empty stock has ``data-redeal`` yes/no (a redeal left or not); a pile outlined as
 a legal destination (C4) has ``data-hint``; a picked card has class ``picked``, a
-dragged one ``dragging``. With a redeal limit, ``#redeals-left`` on the stock's
+dragged one ``dragging``. With a redeal limit, ``.redeals-left`` on the stock's
 corner shows how many redeals are left (Turn Three: 2, 1, 0; hidden for
-unlimited). During the win cascade the table has ``data-celebrate``. Elements are told apart by a per-page random key
-(``data-k``), never by the hidden card.
+unlimited). During the win cascade the root has ``data-celebrate`` (``on``, then
+``done``). Elements are told apart by a per-page random key (``data-k``), never
+by the hidden card.
 
 Look: cards are drawn by us, white faces with the rank and a suit symbol in the
 top-left corner (the part a column leaves visible) and a big suit below; suits
@@ -69,7 +70,7 @@ class TableView:
         self._shake_proxy = listeners.proxy(lambda *a: self._cleanup_shake())
         self._celebrate_done_proxy = listeners.proxy(self._celebrate_done)
         self.left_el = document.createElement("span")  # redeals left (issue 12 item 4)
-        self.left_el.id = "redeals-left"
+        self.left_el.className = "redeals-left"
         self.left_el.hidden = True
         root.appendChild(self.left_el)
         self._celebrated = None

@@ -28,7 +28,7 @@ def make_page(new_context, kind="phone", motion="reduce", init=None):
 
 
 def left(page) -> str | None:
-    return page.evaluate("""() => { const e = document.getElementById('redeals-left');
+    return page.evaluate("""() => { const e = document.querySelector('#table .redeals-left');
         return e.hidden || getComputedStyle(e).display === 'none' ? null : e.textContent; }""")
 
 
@@ -37,6 +37,7 @@ def test_turn_three_stock_shows_redeals_left_2_1_0(new_context, base_url, wait_r
     open_deal(page, base_url, wait_ready, 123, draw=3, redeals=2)
     g = Game.new(123, Rules(3, 2))
     assert left(page) == "2"
+    page.screenshot(path="/tmp/kosynka-360x640-turn-three.png")  # for a person to look at
     for expect in ("1", "0"):
         while g.position.stock:
             tap_pile(page, "stock")
