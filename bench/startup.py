@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kosynka.serve import ensure_vendor, make_server  # noqa: E402
+from tools.serve import ensure_vendor, make_server  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update",

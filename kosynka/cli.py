@@ -1,9 +1,15 @@
 """``python -m kosynka …`` — the command line.
 
-Subcommands: ``deal``, ``replay``, ``bench``, ``solve``, ``serve`` (see ``--help``). Bad
-input — a wrong argument, an unreadable or malformed file — prints one line on
-stderr and exits 2, never a traceback. ``replay`` exits 1 at the first illegal
-move, naming it and the rule that forbids it.
+Subcommands: ``deal``, ``replay``, ``bench``, ``solve``, ``serve`` (see ``--help``),
+listed in :data:`COMMANDS`. Bad input — a wrong argument, an unreadable or
+malformed file — prints one line on stderr and exits 2, never a traceback.
+``replay`` exits 1 at the first illegal move, naming it and the rule that
+forbids it.
+
+``serve`` is the development server of the repository's ``tools/`` package:
+it is no part of the engine (nor of the browser bundle), so the engine does
+not import it; this command imports it when run, and says so in one line when
+``kosynka`` is used without its checkout.
 """
 
 from __future__ import annotations
@@ -13,94 +19,30 @@ import json
 import sys
 import time
 
+from .cli_common import (Parser, UsageError, add_rules_arguments, deal_number, one_line,
+                         parse_json, read_json, read_text, rules_from)
+from .deals import deal_json
 from .game import Game
-from .position import IllegalMoveError, InvalidMoveError, InvalidPositionError, Position, Rules
-from .deals import MAX_DEAL
+from .position import IllegalMoveError, InvalidMoveError, InvalidPositionError, Position
+from .race.cli import add_race
 
-__all__ = ["main"]
-
-
-class UsageError(Exception):
-    """Bad input from the user: reported in one line, exit status 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2 (argparse prints usage too)
-        raise UsageError(message)
-
-
-def _deal_number(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a deal number: {text!r}") from None
-    if not 0 <= n < MAX_DEAL:
-        raise argparse.ArgumentTypeError(f"deal number must be 0 … 2**64-1, not {n}")
-    return n
-
-
-def _redeals(text: str) -> int | None:
-    try:
-        return Rules.parse_redeals(text)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
-
-
-def add_rules_arguments(p: argparse.ArgumentParser) -> None:
-    """``--draw 1|3`` and ``--redeals 0|1|2|3|unlimited`` (default: from the input, else Classic)."""
-    p.add_argument("--draw", type=int, choices=(1, 3), help="cards per stock tap (default 1)")
-    p.add_argument("--redeals", type=_redeals, default=argparse.SUPPRESS,
-                   help="redeal limit: 0, 1, 2, 3 or unlimited (default unlimited)")
-
-
-def rules_from(args: argparse.Namespace, data: dict | None = None) -> Rules:
-    """Rules from the flags, falling back on ``draw``/``redeals`` keys in ``data``
-    (``null`` or ``"unlimited"`` meaning unlimited), then on Classic draw 1."""
-    data = data or {}
-    draw = args.draw if args.draw is not None else data.get("draw", 1)
-    if hasattr(args, "redeals"):
-        redeals = args.redeals
-    else:
-        redeals = data.get("redeals")
-        if redeals == "unlimited":
-            redeals = None
-    try:
-        return Rules(draw, redeals)
-    except ValueError as e:
-        raise UsageError(str(e)) from None
-
-
-def read_json(path: str) -> object:
-    """The JSON in file ``path`` (``-`` = stdin); UsageError if unreadable."""
-    try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-        return json.loads(text)
-    except OSError as e:
-        raise UsageError(f"cannot read {path}: {e.strerror}") from None
-    except (ValueError, UnicodeDecodeError) as e:
-        raise UsageError(f"{path} is not valid JSON: {e}") from None
-
-
-def deal_json(position: Position, number: int | None) -> dict:
-    """The pinned deal JSON of a starting position, with number and rules."""
-    data = {"number": number, "draw": position.rules.draw, "redeals": position.rules.redeals}
-    full = position.to_json()
-    data["tableau"], data["stock"] = full["tableau"], full["stock"]
-    return data
+__all__ = ["main", "COMMANDS"]
 
 
 # ---------------------------------------------------------------- commands
 def cmd_deal(args: argparse.Namespace) -> int:
     rules = rules_from(args)
-    if getattr(args, "verified", False):
-        from .solver import verified_deal_json  # the solver adds this subcommand's body
-        data = verified_deal_json(args.number, rules)
-    else:
-        data = deal_json(Position.deal(args.number, rules), args.number)
+    number, solution = args.number, None
+    if args.verified:
+        from .solver import NoVerifiedDealError, verified_deal
+        try:
+            number, res = verified_deal(number, rules)
+        except NoVerifiedDealError as e:
+            raise UsageError(str(e)) from None
+        solution = res.moves
+    data = deal_json(number, **rules.to_json())
+    if solution is not None:
+        data["solution"] = solution
     print(json.dumps(data))
     return 0
 
@@ -127,7 +69,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             else:
                 game.play(move)
         except (IllegalMoveError, InvalidMoveError) as e:
-            print(f"move {i} ({move}) is illegal: {e}", file=sys.stderr)
+            print(one_line(f"move {i} ({move}) is illegal: {e}"), file=sys.stderr)
             return 1
     if game.is_won:
         print("won")
@@ -141,15 +83,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def bench_engine(seconds: float = 2.0, seed: int = 1) -> dict:
     """Random legal play over deals 0, 1, …: per position, generate the legal
-    moves, then push and pop each of them; then play one at random. Returns
-    the counts and rates."""
+    moves, then push and pop each of them; then play one at random, for
+    ``seconds`` of CPU time (``time.process_time``: what else the machine runs
+    does not change the figure). Returns the counts and rates."""
     import random
     rng = random.Random(seed)
     positions = moves = 0
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     deadline = t0 + seconds
     number = 0
-    while time.perf_counter() < deadline:
+    while time.process_time() < deadline:
         p = Position.deal(number)
         number += 1
         for _ in range(300):
@@ -162,29 +105,54 @@ def bench_engine(seconds: float = 2.0, seed: int = 1) -> dict:
                 p.pop()
             moves += len(legal)
             p.push(rng.choice(legal))
-    dt = time.perf_counter() - t0
+    dt = time.process_time() - t0
     return {"deals": number, "positions": positions, "moves": moves, "seconds": dt,
             "positions_per_s": positions / dt, "moves_per_s": moves / dt}
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     if args.what == "engine":
+        if not 0 < args.seconds < float("inf"):
+            raise UsageError("--seconds must be a positive number")
         r = bench_engine(args.seconds)
         print(f"engine on Python {sys.version.split()[0]}: {r['deals']} deals, "
-              f"{r['positions']} positions in {r['seconds']:.2f} s")
+              f"{r['positions']} positions in {r['seconds']:.2f} CPU s")
         print(f"  legal-move generation + push + pop of every move: "
               f"{r['moves_per_s']:,.0f} moves/s ({r['positions_per_s']:,.0f} positions/s)")
         return 0
-    from .solver import bench_main  # the solver's benchmark
-    return bench_main(args)
+    from . import solver_bench
+    rules = rules_from(args)
+    if args.deals < 1:
+        raise UsageError("--deals must be at least 1")
+    if args.max_seconds is not None and not args.max_seconds > 0:
+        raise UsageError("--max-seconds must be positive")
+    if args.max_states is not None and args.max_states < 1:
+        raise UsageError("--max-states must be at least 1")
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+
+    def progress(row):
+        if args.verbose:
+            print(json.dumps(row), file=sys.stderr, flush=True)
+
+    r = solver_bench.run(args.deals, rules, args.max_seconds, args.max_states, args.jobs,
+                         progress=progress)
+    print(solver_bench.report(r))
+    if args.json:
+        print(json.dumps(r))
+    return 0
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
     """``solve [FILE|-]``: decide a deal JSON or a saved game (``"kosynka": "game"``)
-    with the solver and print ``{"result", "moves", "states", "seconds"}`` (F2)."""
+    with the solver and print ``{"result", "moves", "states", "seconds"}`` (F2).
+    ``--max-seconds`` and ``seconds`` are CPU time of this process
+    (``time.process_time``), as in the benchmark: a busy machine does not change
+    the verdict."""
     from .game import SaveError
     from .solver import Solver
-    data = read_json(args.file)
+    text = read_text(args.file)
+    data = parse_json(text, args.file)
     if not isinstance(data, dict):
         raise UsageError(f"{args.file}: expected a deal JSON object or a saved game")
     if args.max_states is not None and args.max_states < 1:
@@ -193,7 +161,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         raise UsageError("--max-seconds must be positive")
     if data.get("kosynka") == "game":
         try:
-            position = Game.from_json(json.dumps(data)).position
+            position = Game.from_json(text).position
         except SaveError as e:
             raise UsageError(f"{args.file}: {e}") from None
         rules = position.rules
@@ -207,38 +175,51 @@ def cmd_solve(args: argparse.Namespace) -> int:
             position = Position.from_json(data, rules)
         except InvalidPositionError as e:
             raise UsageError(f"{args.file}: {e}") from None
-    res = Solver(position, max_states=args.max_states, max_seconds=args.max_seconds).run()
+    res = Solver(position, max_states=args.max_states, max_seconds=args.max_seconds,
+                 clock=time.process_time).run()
     print(json.dumps(res.to_json()))
     return 0
 
 
-def cmd_serve(argv: list[str]) -> int:
-    from . import serve
-    return serve.main(argv)
+def cmd_serve(args: argparse.Namespace) -> int:
+    """The dev server lives outside the engine, in the repository's ``tools/``
+    (it is no part of the app): imported only when asked for."""
+    try:
+        from tools import serve
+    except ModuleNotFoundError as e:
+        if e.name not in ("tools", "tools.serve"):
+            raise
+        raise UsageError("serve runs from a Kosynka checkout (its tools/ folder is missing)"
+                         ) from None
+    return serve.main(args.rest)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m kosynka", description="Kosynka — Klondike solitaire")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-
+# ---------------------------------------------------------------- the parser
+def add_deal(sub) -> None:
     p = sub.add_parser("deal", help="print the deal JSON of deal number N")
-    p.add_argument("number", type=_deal_number)
+    p.add_argument("number", type=deal_number)
     p.add_argument("--verified", action="store_true",
                    help="the first deal at or after N that the solver wins (V1)")
     add_rules_arguments(p)
     p.set_defaults(func=cmd_deal)
 
+
+def add_replay(sub) -> None:
     p = sub.add_parser("replay", help="play a list of moves from a deal")
     p.add_argument("deal", help="deal JSON file (- for stdin)")
     p.add_argument("moves", help="JSON list of moves, or {\"moves\": [...]}")
     add_rules_arguments(p)
     p.set_defaults(func=cmd_replay)
 
+
+def add_bench(sub) -> None:
     p = sub.add_parser("bench", help="print throughput figures")
     p.add_argument("what", choices=("engine", "solver"))
-    p.add_argument("--seconds", type=float, default=2.0, help="engine: how long to run")
+    p.add_argument("--seconds", type=float, default=2.0,
+                   help="engine: how long to run, in CPU seconds (default 2)")
     p.add_argument("--deals", type=int, default=100, help="solver: deals 0…N-1")
-    p.add_argument("--max-seconds", type=float, default=10.0, help="solver: budget per deal")
+    p.add_argument("--max-seconds", type=float, default=10.0,
+                   help="solver: budget per deal in CPU seconds (default 10)")
     p.add_argument("--max-states", type=int, default=None, help="solver: state budget per deal")
     p.add_argument("--jobs", type=int, default=1, help="solver: worker processes (default 1)")
     p.add_argument("--json", action="store_true", help="solver: also print the figures as JSON")
@@ -246,28 +227,58 @@ def build_parser() -> argparse.ArgumentParser:
     add_rules_arguments(p)
     p.set_defaults(func=cmd_bench)
 
+
+def add_solve(sub) -> None:
     p = sub.add_parser("solve", help="decide a deal or a saved game with the solver (F2)")
     p.add_argument("file", nargs="?", default="-",
                    help="deal JSON or saved-game JSON (- for stdin, the default)")
     p.add_argument("--max-states", type=int, default=None, help="state budget (default none)")
-    p.add_argument("--max-seconds", type=float, default=60.0, help="time budget (default 60)")
+    p.add_argument("--max-seconds", type=float, default=60.0,
+                   help="time budget in CPU seconds of this process, as the benchmark counts "
+                        "them, so a busy machine does not change the verdict (default 60)")
     add_rules_arguments(p)
     p.set_defaults(func=cmd_solve)
 
-    sub.add_parser("serve", help="serve the app at http://127.0.0.1:8000/ (--port N)",
-                   add_help=False)
+
+def add_serve(sub) -> None:
+    # its arguments (--port, --host, --quiet, --help) are tools.serve's own
+    p = sub.add_parser("serve", help="serve the app at http://127.0.0.1:8000/ (--port N)",
+                       add_help=False)
+    p.set_defaults(func=cmd_serve, takes_rest=True)
+
+
+COMMANDS = (add_deal, add_replay, add_bench, add_solve, add_serve, add_race)
+"""Every subcommand, in ``--help`` order: a function that adds the subcommand's
+parser to the subparsers and sets ``func`` (parsed args → exit status; raise
+:class:`~kosynka.cli_common.UsageError` for bad input). A subcommand written in
+another module (which imports :mod:`kosynka.cli_common`, never this module)
+joins with its import and one entry here."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(prog="python -m kosynka", description="Kosynka — Klondike solitaire")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    for add in COMMANDS:
+        add(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line ``argv`` (default ``sys.argv[1:]``); the exit status."""
     argv = sys.argv[1:] if argv is None else argv
     try:
-        if argv and argv[0] == "serve":
-            return cmd_serve(argv[1:])
-        args = build_parser().parse_args(argv)
+        args, rest = build_parser().parse_known_args(argv)
+        if rest and not getattr(args, "takes_rest", False):
+            raise UsageError(f"unrecognized arguments: {' '.join(rest)}")
+        args.rest = rest
         return args.func(args)
     except UsageError as e:
-        print(f"kosynka: error: {e}", file=sys.stderr)
+        print(one_line(f"kosynka: error: {e}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader went away (`… | head`): nothing more to say, and say nothing
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141

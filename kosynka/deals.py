@@ -16,15 +16,19 @@ same on every Python version, in the browser and for every player of a race:
   ``deck[28]`` being the first card drawn.
 
 Deal numbers are integers ``0 <= n < 2**64``.
+
+The deal JSON of a numbered deal (pinned in the README) is :func:`deal_json`;
+the other way, ``Position.from_json(data, Rules.from_json(data))`` reads it
+back (any position, mid-game keys included).
 """
 
 from __future__ import annotations
 
 import datetime
 
-from .cards import Card
+from .cards import Card, card_name
 
-__all__ = ["MAX_DEAL", "shuffled_deck", "deal_cards", "daily_number"]
+__all__ = ["MAX_DEAL", "check_number", "shuffled_deck", "deal_cards", "deal_json", "daily_number"]
 
 MAX_DEAL = 1 << 64
 _MASK = (1 << 64) - 1
@@ -72,6 +76,21 @@ def deal_cards(number: int) -> tuple[list[list[Card]], list[Card]]:
             tableau[col].append(deck[k])
             k += 1
     return tableau, deck[28:]
+
+
+def deal_json(number: int, draw: int = 1, redeals: int | None = None) -> dict:
+    """The pinned deal JSON of deal ``number`` under the rules ``draw`` /
+    ``redeals`` (``None`` = unlimited; pass ``**rules.to_json()``): its number,
+    rules, the 7 columns bottom → top and the stock, first drawn first.
+
+    >>> d = deal_json(0, draw=3, redeals=2)
+    >>> d["number"], d["draw"], d["redeals"], d["tableau"][:2], d["stock"][0]
+    (0, 3, 2, [['Qd'], ['Ts', '3h']], 'Th')
+    """
+    tableau, stock = deal_cards(number)
+    return {"number": number, "draw": draw, "redeals": redeals,
+            "tableau": [[card_name(c) for c in col] for col in tableau],
+            "stock": [card_name(c) for c in stock]}
 
 
 def daily_number(date_iso: str) -> int:

@@ -8,7 +8,10 @@ log of actions as notation (``U`` for an undo); the log replayed from the deal i
 the truth, which is how a saved game is restored exactly.
 
 Time: the clock starts at the first action, stops at the win, and can be paused
-(``pause``/``resume``, e.g. while the page is hidden). The clock is injectable:
+(``pause``/``resume``, e.g. while the page is hidden); any action on a paused
+game resumes it (the player is obviously back). Elapsed time is kept in whole
+milliseconds (a running stretch is floored when banked, never rounded up), so
+a save → load → save round trip keeps it exactly. The clock is injectable:
 ``Game.new(7, clock=lambda: t[0])``.
 
 Score (S1–S3), computed always; showing it is a setting of the UI:
@@ -66,7 +69,7 @@ class Game:
         self.score = 0
         self.assisted = False
         self._scores: list[int] = []
-        self._elapsed = 0.0
+        self._banked_ms = 0                # whole ms played before the running stretch
         self._since: float | None = None   # clock reading while running
 
     @classmethod
@@ -141,14 +144,18 @@ class Game:
         return () if self.is_won else self.position.run_with(card)
 
     # ----------------------------------------------------------- time
-    def elapsed(self) -> float:
-        """Seconds of play so far (frozen once won or paused)."""
+    def elapsed_ms(self) -> int:
+        """Whole milliseconds of play so far (frozen once won or paused)."""
         if self._since is None:
-            return self._elapsed
-        return self._elapsed + max(0.0, self.clock() - self._since)
+            return self._banked_ms
+        return self._banked_ms + max(0, math.floor((self.clock() - self._since) * 1000))
+
+    def elapsed(self) -> float:
+        """Seconds of play so far (frozen once won or paused), to the millisecond."""
+        return self.elapsed_ms() / 1000
 
     def pause(self) -> None:
-        self._elapsed = self.elapsed()
+        self._banked_ms = self.elapsed_ms()
         self._since = None
 
     def resume(self) -> None:
@@ -169,8 +176,7 @@ class Game:
         m = self.position.parse_move(move)
         if assisted and not self.auto_finish_available:
             self.assisted = True
-        if self._since is None and not self.log:
-            self._since = self.clock()
+        self._run_clock()
         self._apply(m, move)
         return m
 
@@ -179,7 +185,13 @@ class Game:
         a move (T1)."""
         if not self.can_undo:
             raise IllegalMoveError("nothing to undo" if not self.is_won else "the game is won")
+        self._run_clock()
         self._undo()
+
+    def _run_clock(self) -> None:
+        """An action starts the clock, or resumes it if paused."""
+        if self._since is None:
+            self._since = self.clock()
 
     def _apply(self, m: Move, text: str) -> None:
         p = self.position
@@ -216,8 +228,10 @@ class Game:
     # ----------------------------------------------------------- save / load
     def to_json(self) -> str:
         """The whole game as a compact JSON document (schema ``SAVE_VERSION``).
-        ``log`` is the actions joined by spaces; ``position``, ``score`` and
-        ``moves`` are redundant copies for quick painting and consistency."""
+        ``log`` is the actions joined by spaces; ``elapsed_ms`` the time played in
+        whole milliseconds (older saves have ``elapsed``, seconds with three
+        decimals: still read); ``position``, ``score`` and ``moves`` are
+        redundant copies for quick painting and consistency."""
         return json.dumps({
             "kosynka": "game",
             "v": SAVE_VERSION,
@@ -225,7 +239,7 @@ class Game:
             "rules": self.rules.to_json(),
             "deal": self.start.to_json(),
             "log": " ".join(self.log),
-            "elapsed": math.floor(self.elapsed() * 1000) / 1000,  # never rounds up past a whole second (S2)
+            "elapsed_ms": self.elapsed_ms(),
             "assisted": self.assisted,
             "score": self.score,
             "moves": self.moves,
@@ -240,10 +254,12 @@ class Game:
             data = json.loads(text)
         except (ValueError, TypeError) as e:
             raise SaveError(f"saved game is not valid JSON (corrupt or truncated): {e}") from None
+        except RecursionError:
+            raise SaveError("saved game is not a saved game: JSON nested too deep") from None
         if not isinstance(data, dict) or data.get("kosynka") != "game":
             raise SaveError("not a Kosynka saved game")
         v = data.get("v")
-        if v != SAVE_VERSION:
+        if isinstance(v, bool) or v != SAVE_VERSION:   # true == 1 in Python: not a version
             if isinstance(v, int) and not isinstance(v, bool) and v > SAVE_VERSION:
                 raise SaveError(f"saved game has schema version {v}, newer than this "
                                 f"Kosynka reads ({SAVE_VERSION})")
@@ -254,7 +270,7 @@ class Game:
             raise
         except (InvalidPositionError, IllegalMoveError, InvalidMoveError) as e:
             raise SaveError(f"saved game is inconsistent: {e}") from None
-        except (ValueError, TypeError, KeyError, AttributeError) as e:
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as e:
             raise SaveError(f"saved game is malformed: {e!r}") from None
 
     @classmethod
@@ -266,15 +282,21 @@ class Game:
             check_number(number)
             if start != Position.deal(number, rules):
                 raise SaveError(f"saved game's deal does not match deal number {number}")
-        elapsed = data.get("elapsed", 0)
-        if (isinstance(elapsed, bool) or not isinstance(elapsed, (int, float))
-                or not math.isfinite(elapsed) or elapsed < 0):
-            raise SaveError(f"saved game has a bad elapsed time {elapsed!r}")
+        if "elapsed_ms" in data:
+            elapsed_ms = data["elapsed_ms"]
+            if isinstance(elapsed_ms, bool) or not isinstance(elapsed_ms, int) or elapsed_ms < 0:
+                raise SaveError(f"saved game has a bad elapsed time {elapsed_ms!r}")
+        else:   # saves before elapsed_ms: seconds with 3 decimals
+            elapsed = data.get("elapsed", 0)
+            if (isinstance(elapsed, bool) or not isinstance(elapsed, (int, float))
+                    or not math.isfinite(elapsed) or elapsed < 0):
+                raise SaveError(f"saved game has a bad elapsed time {elapsed!r}")
+            elapsed_ms = round(elapsed * 1000)
         log = data.get("log", "")
         if not isinstance(log, str):
             raise SaveError("saved game's log must be a string")
         game = cls(start, number, clock)
-        game._elapsed = float(elapsed)
+        game._banked_ms = elapsed_ms
         for i, action in enumerate(log.split()):
             if game.is_won:
                 raise SaveError(f"saved game goes on after the win (action {i + 1})")

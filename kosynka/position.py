@@ -88,10 +88,11 @@ class Rules:
     redeals: int | None = None
 
     def __post_init__(self) -> None:
-        if self.draw not in (1, 3) or isinstance(self.draw, bool):
+        # integers only: 3.0 == 3 and True == 1 in Python, but neither is a count
+        if type(self.draw) is not int or self.draw not in (1, 3):
             raise ValueError(f"draw must be 1 or 3, not {self.draw!r}")
         if self.redeals is not None and (
-            isinstance(self.redeals, bool) or self.redeals not in (0, 1, 2, 3)
+            type(self.redeals) is not int or self.redeals not in (0, 1, 2, 3)
         ):
             raise ValueError(f"redeals must be 0, 1, 2, 3 or unlimited, not {self.redeals!r}")
 

@@ -80,7 +80,7 @@ states, the pair wins 49 deals against 44 for the sound search alone; on
 Classic draw 3, 41 against 30; on Turn Three, 23 against 8 (the sound search
 alone at 50,000). With limited redeals the streamlined search is a greedy
 best-first search (fewest face-down cards × 3 + cards off the foundations
-first) instead of depth-first: see :func:`_streamlined`. V1 (verified deals)
+first) instead of depth-first: see :func:`streamlined_search`. V1 (verified deals)
 only needs wins: it runs the streamlined search alone.
 
 The sound search is a depth-first search (moves ordered by :attr:`Solver.SCORES`: foundation moves,
@@ -152,11 +152,12 @@ import time
 from dataclasses import dataclass, field
 
 from .cards import PARENTS
+from .deals import MAX_DEAL
 from .position import DRAW, FOUNDATION, WASTE, Position, Rules
 
 __all__ = [
     "SolveResult", "Solver", "solve", "verified_deal", "VerifiedDealSearch",
-    "ALL_PRUNING", "VERIFY_STATES",
+    "streamlined_search", "NoVerifiedDealError", "ALL_PRUNING", "VERIFY_STATES",
 ]
 
 ALL_PRUNING = frozenset({"safe", "symmetry", "pointer", "redeals", "talon", "twins"})
@@ -880,14 +881,18 @@ class _Search(_Sliced):
         return self.result
 
 
-def _streamlined(position: Position, **kw) -> _Search:
+def streamlined_search(position: Position, **kw) -> _Search:
     """The streamlined search: best-first when the redeals are limited (there
     it wins about 1.4× as many deals within 5,000 states as depth-first:
     Turn Three deals 0–99, 32 against 23), depth-first otherwise (more wins
     there: 67 against 58 on Classic draw 1, 65 against 61 on draw 3). It
     leaves ``"twins"`` out: there its pairs cost more time than they save
     (Classic draw 1, deals 0–59, 3 CPU s each: 54 won with the sound search
-    alone using it, 50 with both)."""
+    alone using it, 50 with both).
+
+    Public for V1's test of one deal: ``streamlined_search(position,
+    max_states=VERIFY_STATES).run().result == "won"`` is what
+    :func:`verified_deal` asks of each deal (``.step(n)`` slices it)."""
     strategy = "dfs" if position.rules.redeals is None else "best"
     kw["prune"] = kw.get("prune", ALL_PRUNING) - {"twins"}
     return _Search(position, streamline=True, strategy=strategy, **kw)
@@ -911,7 +916,7 @@ class Solver(_Sliced):
         self._sound = _Search(position, prune=prune, clock=clock)
         self._searches = [self._sound]
         if streamline:
-            self._searches.insert(0, _streamlined(position, prune=prune, clock=clock))
+            self._searches.insert(0, streamlined_search(position, prune=prune, clock=clock))
         self._turn = 0
         self._left = self.QUANTUM
         self._spent = 0                 # states of the searches already dropped
@@ -1022,16 +1027,22 @@ def solve(position: Position, max_states: int | None = None,
     return Solver(position, max_states, max_seconds, prune, **kw).run()
 
 
+class NoVerifiedDealError(ValueError):
+    """No deal from the start number to the last one, 2**64-1, is verified."""
+
+
 class VerifiedDealSearch:
-    """Sliced :func:`verified_deal`: ``step(n)`` → ``None`` or ``(number, result)``."""
+    """Sliced :func:`verified_deal`: ``step(n)`` → ``None`` or ``(number, result)``;
+    raises :class:`NoVerifiedDealError` after the last deal number."""
 
     def __init__(self, start: int, rules: Rules = Rules(),
                  max_states: int = VERIFY_STATES) -> None:
+        self.start = start
         self.rules = rules
         self.max_states = max_states
         self.number = start
         self.tried = 0
-        self._solver = _streamlined(Position.deal(start, rules), max_states=max_states)
+        self._solver = streamlined_search(Position.deal(start, rules), max_states=max_states)
         self.result = None
 
     def step(self, n: int = 1000):
@@ -1044,35 +1055,22 @@ class VerifiedDealSearch:
         if res.result == "won":
             self.result = (self.number, res)
             return self.result
+        if self.number + 1 >= MAX_DEAL:
+            raise NoVerifiedDealError(f"no verified deal at or after {self.start} under "
+                                      f"{self.rules.name} (deal numbers end at 2**64-1)")
         self.number += 1
-        self._solver = _streamlined(Position.deal(self.number, self.rules),
-                                    max_states=self.max_states)
+        self._solver = streamlined_search(Position.deal(self.number, self.rules),
+                                          max_states=self.max_states)
         return None
 
 
 def verified_deal(start: int, rules: Rules = Rules(),
                   max_states: int = VERIFY_STATES):
     """V1: ``(number, SolveResult)`` of the first deal at or after ``start``
-    that the solver wins within ``max_states`` states."""
+    that the solver wins within ``max_states`` states; :class:`NoVerifiedDealError`
+    if none up to the last deal number (only ever near 2**64-1)."""
     search = VerifiedDealSearch(start, rules, max_states)
     while True:
         res = search.step(1 << 20)
         if res is not None:
             return res
-
-
-def verified_deal_json(start: int, rules: Rules = Rules(),
-                       max_states: int = VERIFY_STATES) -> dict:
-    """``python -m kosynka deal N --verified``: the deal JSON of the first
-    verified deal at or after ``start``, with ``"number"`` and ``"solution"``."""
-    from .cli import deal_json
-    number, res = verified_deal(start, rules, max_states)
-    data = deal_json(Position.deal(number, rules), number)
-    data["solution"] = res.moves
-    return data
-
-
-def bench_main(args) -> int:
-    """``python -m kosynka bench solver``; see :mod:`kosynka.solver_bench`."""
-    from .solver_bench import bench_main as main
-    return main(args)

@@ -16,12 +16,11 @@ figures do not depend on what else the machine runs.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 
 from .position import Position, Rules
-from .solver import VERIFY_STATES, Solver, _streamlined
+from .solver import VERIFY_STATES, Solver, streamlined_search
 
 
 def _pct(xs, q):
@@ -43,7 +42,7 @@ def _solve_one(job):
             q.play(m)
         assert q.is_won, number
     t0 = time.process_time()
-    vres = _streamlined(pos, max_states=verify_states).run()
+    vres = streamlined_search(pos, max_states=verify_states).run()
     vt = time.process_time() - t0
     return number, res.result, res.seconds, res.states, vres.result == "won", vt
 
@@ -73,7 +72,7 @@ def run(deals: int, rules: Rules, max_seconds: float | None, max_states: int | N
     n = deals
     while vwon and not vwon[-1]:
         t0 = time.process_time()
-        res = _streamlined(Position.deal(n, rules), max_states=verify_states).run()
+        res = streamlined_search(Position.deal(n, rules), max_states=verify_states).run()
         vtime.append(time.process_time() - t0)
         vwon.append(res.result == "won")
         n += 1
@@ -122,26 +121,3 @@ def report(r: dict) -> str:
     ]
     return "\n".join(lines)
 
-
-def bench_main(args) -> int:
-    from .cli import UsageError, rules_from
-    rules = rules_from(args)
-    if args.deals < 1:
-        raise UsageError("--deals must be at least 1")
-    if args.max_seconds is not None and args.max_seconds <= 0:
-        raise UsageError("--max-seconds must be positive")
-    if args.max_states is not None and args.max_states < 1:
-        raise UsageError("--max-states must be at least 1")
-    jobs = getattr(args, "jobs", 1) or 1
-    if jobs < 1:
-        raise UsageError("--jobs must be at least 1")
-
-    def progress(row):
-        if getattr(args, "verbose", False):
-            print(json.dumps(row), file=sys.stderr, flush=True)
-
-    r = run(args.deals, rules, args.max_seconds, args.max_states, jobs, progress=progress)
-    print(report(r))
-    if getattr(args, "json", False):
-        print(json.dumps(r))
-    return 0

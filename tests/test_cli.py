@@ -98,3 +98,97 @@ def test_bench_engine_prints_a_throughput_figure(capsys):
     assert main(["bench", "engine", "--seconds", "0.2"]) == 0
     out = capsys.readouterr().out
     assert "moves/s" in out
+
+
+# ------------------------------------------------ crash paths (issue 14 item 5)
+DEEP = "[" * 1000 + "]" * 1000
+
+
+def saved_game(**changes) -> str:
+    from kosynka import Game
+    g = Game.new(0)
+    g.play("D")
+    d = json.loads(g.to_json())
+    d.update(changes)
+    return json.dumps(d, separators=(",", ":"))
+
+
+def deal_doc(**changes) -> str:
+    from kosynka.deals import deal_json
+    d = deal_json(0)
+    d.update(changes)
+    return json.dumps(d)
+
+
+@pytest.mark.parametrize("args, stdin, msg", [
+    # the verified-deal search ran past 2**64-1 (ValueError from the deal)
+    (["deal", "18446744073709551615", "--verified", "--draw", "3", "--redeals", "2"], None,
+     "no verified deal at or after 18446744073709551615"),
+    (["solve", "--max-states", "10"], deal_doc(draw=3.0), "draw must be 1 or 3, not 3.0"),
+    (["solve", "--max-states", "10"], deal_doc(redeals=2.0), "redeals must be"),
+    (["replay", "-", data("ladder-draw1-moves.json")], deal_doc(draw=3.0), "draw must be"),
+    (["solve", "--max-states", "10"], saved_game(rules={"draw": 3.0, "redeals": None}),
+     "draw must be"),
+    (["solve", "--max-states", "10"], saved_game(v=True), "unknown schema version True"),
+    (["solve"], DEEP, "nested too deep"),
+    (["solve"], "[" * 100_000, "nested too deep"),
+    (["replay", "-", data("ladder-draw1-moves.json")], DEEP, "nested too deep"),
+    (["replay", data("ladder-draw1.json"), "-"], DEEP, "nested too deep"),
+    # a saved game nested deep inside, yet parseable: Game.from_json's own error only
+    (["solve"], saved_game().replace('"rules":', '"rules":' + "[" * 900, 1).replace(
+        ',"deal":', "]" * 900 + ',"deal":', 1), "rules must be"),
+    (["bench", "engine", "--seconds", "nan"], None, "--seconds"),
+    (["bench", "engine", "--seconds", "-1"], None, "--seconds"),
+], ids=lambda v: (" ".join(v) if isinstance(v, list) else str(v))[:40])
+def test_crash_paths_are_one_line_and_exit_2(args, stdin, msg):
+    r = run(*args, stdin=stdin)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.count("\n") == 1 and msg in r.stderr and "Traceback" not in r.stderr
+    assert r.stdout == ""
+
+
+def test_verified_deal_api_stops_at_the_last_deal_number():
+    from kosynka import Rules
+    from kosynka.solver import NoVerifiedDealError, VerifiedDealSearch, verified_deal
+    with pytest.raises(NoVerifiedDealError,
+                       match="no verified deal at or after 18446744073709551615"):
+        verified_deal(2**64 - 1, Rules(3, 2))
+    search = VerifiedDealSearch(2**64 - 1, Rules(3, 2))
+    with pytest.raises(NoVerifiedDealError):
+        while search.step(100) is None:
+            pass
+    assert search.number == 2**64 - 1
+
+
+def test_a_control_character_in_bad_input_stays_on_one_line():
+    r = run("replay", "-", "-", "\x1e\n")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1
+    assert r.stderr == "kosynka: error: unrecognized arguments: \\x1e\\n\n"
+
+
+def test_a_closed_pipe_is_no_traceback():
+    proc = subprocess.Popen([sys.executable, "-m", "kosynka", "deal", "0"], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()                          # the reader is gone before the output
+    err = proc.stderr.read().decode()
+    proc.wait(60)
+    proc.stderr.close()
+    assert err == ""
+
+
+def test_solve_max_seconds_counts_cpu_time(monkeypatch, capsys, tmp_path):
+    """Issue 14 item 4: the budget is CPU time of the process, like the benchmark's
+    (time.process_time, here a fake one on which every reading costs 10 s)."""
+    ticks = iter(range(0, 10**9, 10))
+    monkeypatch.setattr("time.process_time", lambda: float(next(ticks)))
+    from kosynka.deals import deal_json
+    deal = tmp_path / "d.json"
+    deal.write_text(json.dumps(deal_json(6)))     # lost, after ~17,000 states
+    assert main(["solve", str(deal), "--max-seconds", "25"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["result"] == "unknown" and res["seconds"] >= 25
+
+
+def test_solve_help_says_cpu_seconds():
+    r = run("solve", "--help")
+    assert r.returncode == 0 and "CPU seconds" in " ".join(r.stdout.split())

@@ -175,6 +175,14 @@ def corrupt(doc: str, **changes) -> str:
     return json.dumps(d)
 
 
+def old_save(doc: str, **changes) -> str:
+    """The document as saves before ``elapsed_ms`` had it (seconds, 3 decimals)."""
+    d = json.loads(doc)
+    d["elapsed"] = d.pop("elapsed_ms") / 1000
+    d.update(changes)
+    return json.dumps(d)
+
+
 @pytest.mark.parametrize("mutate, msg", [
     (lambda s: s[: len(s) // 2], "not valid JSON"),
     (lambda s: "", "not valid JSON"),
@@ -185,7 +193,18 @@ def corrupt(doc: str, **changes) -> str:
     (lambda s: corrupt(s, log="U"), "impossible"),
     (lambda s: corrupt(s, number=1), "does not match deal"),
     (lambda s: corrupt(s, score=999), "score"),
-    (lambda s: corrupt(s, elapsed=-1), "elapsed"),
+    (lambda s: corrupt(s, elapsed_ms=-1), "elapsed"),
+    (lambda s: corrupt(s, elapsed_ms=1.5), "elapsed"),
+    (lambda s: corrupt(s, elapsed_ms=True), "elapsed"),
+    (lambda s: old_save(s, elapsed=-1), "elapsed"),
+    (lambda s: old_save(s, elapsed=float("inf")), "elapsed"),
+    (lambda s: corrupt(s, v=True), "unknown schema"),           # true == 1 in Python
+    (lambda s: corrupt(s, rules={"draw": 3.0, "redeals": 2}), "draw must be"),
+    (lambda s: corrupt(s, rules={"draw": 3, "redeals": 2.0}), "redeals must be"),
+    (lambda s: "[" * 1000 + "]" * 1000, "nested too deep"),
+    (lambda s: "[" * 100_000, "nested too deep"),
+    (lambda s: s.replace('"rules":', '"rules":' + "[" * 900, 1).replace(
+        ',"deal":', "]" * 900 + ',"deal":', 1), "rules must be"),
     (lambda s: corrupt(s, rules={"draw": 2}), "malformed"),
     (lambda s: corrupt(s, deal={"tableau": [["As", "As"]], "stock": []}), "inconsistent"),
     (lambda s: corrupt(s, position={"tableau": [[]] * 7}), "inconsistent"),
@@ -194,3 +213,50 @@ def corrupt(doc: str, **changes) -> str:
 def test_P1_bad_documents_raise_one_clear_error(mutate, msg):
     with pytest.raises(SaveError, match=msg):
         Game.from_json(mutate(played_game().to_json()))
+
+
+# ---------------------------------------------------------------- the clock, saved
+@pytest.mark.parametrize("ms", [0, 1, 291, 1001, 4_123, 59_999, 86_399_999, 10**10 + 7])
+def test_P1_elapsed_time_round_trips_to_the_millisecond(ms):
+    # 0.291 s was saved as 0.29 after one load: floor(0.291 * 1000) == 290
+    doc = corrupt(played_game().to_json(), elapsed_ms=ms)
+    for _ in range(3):
+        g = Game.from_json(doc, clock=Clock())          # a stopped clock: no time passes
+        assert g.elapsed_ms() == ms and g.elapsed() == ms / 1000
+        doc = g.to_json()
+    assert json.loads(doc)["elapsed_ms"] == ms
+
+
+@pytest.mark.parametrize("seconds, ms", [(0.291, 291), (42.5, 42_500), (0.0, 0), (7, 7_000)])
+def test_P1_saves_before_elapsed_ms_still_load_exactly(seconds, ms):
+    g = Game.from_json(old_save(played_game().to_json(), elapsed=seconds), clock=Clock())
+    assert g.elapsed_ms() == ms
+    assert json.loads(g.to_json())["elapsed_ms"] == ms
+
+
+def test_a_move_or_an_undo_resumes_a_paused_clock():
+    """Decision: a player who moves is back, so any action restarts the clock."""
+    clock = Clock()
+    g = Game.new(0, clock=clock)
+    g.play("D")
+    clock.t += 5
+    g.pause()
+    clock.t += 100                   # hidden: does not count
+    g.play("D")
+    clock.t += 2
+    assert g.elapsed() == 7
+    g.pause()
+    clock.t += 100
+    g.undo()
+    clock.t += 1
+    assert g.elapsed() == 8
+
+
+def test_the_running_clock_counts_whole_milliseconds_never_rounding_up():
+    clock = Clock()
+    g = Game.new(0, clock=clock)
+    g.play("D")
+    clock.t += 1.9999
+    assert g.elapsed_ms() == 1_999
+    g.pause()
+    assert g.elapsed() == 1.999

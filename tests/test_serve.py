@@ -1,6 +1,8 @@
-"""kosynka/serve.py without a browser: the bundle holds every module on disk, is
-deterministic, the server serves a sub-path, and `python3 -m kosynka serve` fails
-in one line with exit status 2 on bad input (issue 4 items 1-2, O1)."""
+"""tools/serve.py without a browser: the bundle holds what the page imports, by
+rule (issue 9 item 3), is deterministic, the server serves a sub-path, and
+`python3 -m kosynka serve` fails in one line with exit status 2 on bad input
+(issue 4 items 1-2, O1). None of it needs the runtime vendored: a fresh
+checkout passes."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from kosynka import serve
+from tools import serve
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,17 +33,24 @@ def _app_copy(tmp: Path) -> Path:
     return tmp
 
 
-def test_bundle_has_every_module_and_follows_the_disk(tmp_path):
+def test_bundle_holds_what_the_page_imports_and_follows_the_disk(tmp_path):
     app = _app_copy(tmp_path)
     rec = serve.ensure_bundle(app, force=True)
     names = set(zipfile.ZipFile(app / "web/vendor/app.zip").namelist())
-    on_disk = {p.relative_to(app).as_posix() for p in (app / "kosynka").rglob("*.py")}
-    assert on_disk and on_disk <= names
-    assert "web/__init__.py" in names or not (app / "web/__init__.py").exists()
-    assert "kosynka.serve" not in rec["snapshot_modules"]
+    web = {p.relative_to(app).as_posix() for p in (app / "web").glob("*.py")}
+    assert web and web <= names                       # every module of the page
+    assert {"kosynka/__init__.py", "kosynka/position.py", "kosynka/solver.py"} <= names
+    # command line and benchmark: no page module imports them, so they stay out
+    assert not names & {"kosynka/cli.py", "kosynka/cli_common.py", "kosynka/__main__.py",
+                        "kosynka/solver_bench.py"}
+    assert not any(n.startswith("tools/") for n in names)
+    assert rec["modules"] == sorted(n[:-3].replace("/", ".").removesuffix(".__init__")
+                                    for n in names if n.startswith("kosynka/"))
     assert all(not m.endswith(".main") for m in rec["snapshot_modules"])
-    # a new module appears in the bundle and changes the versions, no list to edit
+    # a new engine module is bundled once the page imports it: no list to edit
     (app / "kosynka" / "zz_new_module.py").write_text("X = 1\n")
+    assert "kosynka.zz_new_module" not in serve.ensure_bundle(app)["modules"]
+    (app / "web" / "zz_page.py").write_text("def f():\n    from kosynka import zz_new_module\n")
     rec2 = serve.ensure_bundle(app)
     assert "kosynka/zz_new_module.py" in zipfile.ZipFile(app / "web/vendor/app.zip").namelist()
     assert "kosynka.zz_new_module" in rec2["modules"]
@@ -100,11 +109,26 @@ def test_bad_arguments_one_line_exit_2(args):
 
 
 def test_port_in_use_one_line_exit_2():
-    if not (ROOT / "node_modules" / "pyodide").is_dir() and shutil.which("npm") is None:
-        pytest.skip("runtime not vendored and npm missing")
+    # the port is taken before anything is vendored: no npm needed to say so
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         s.listen()
         r = _serve("--port", str(s.getsockname()[1]))
     assert r.returncode == 2
     assert len(r.stderr.strip().splitlines()) == 1 and "in use" in r.stderr
+
+
+def test_serve_outside_a_checkout_says_so_in_one_line(tmp_path):
+    # the engine alone (e.g. copied elsewhere): no tools/ package to serve with
+    shutil.copytree(ROOT / "kosynka", tmp_path / "kosynka",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    r = subprocess.run([sys.executable, "-m", "kosynka", "serve"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2
+    assert r.stderr.startswith("kosynka: error: serve runs from a Kosynka checkout")
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_serve_help():
+    r = _serve("--help")
+    assert r.returncode == 0 and "--port" in r.stdout

@@ -1,2 +1,86 @@
 """Race with friends (SPEC N1–N11): the table's rules, the host, the protocol and
-the transport interface — pure Python, no ``js``/``pyodide`` import."""
+the transport interface — pure Python, no ``js``/``pyodide`` import.
+
+Modules: :mod:`.table` (the rules, a pure state machine), :mod:`.protocol`
+(every message kind: builder and check), :mod:`.host` (owns the truth),
+:mod:`.player` (a friend's side), :mod:`.transport` (the ``Link`` interface),
+:mod:`.memory` (in-memory links with faults, fake clock), :mod:`.simulate`
+(bots and ``python -m kosynka race simulate``).
+
+Nothing here blocks, sleeps or starts a thread: time comes from an injected
+``clock()`` (seconds, monotonic), timers fire when the host's :meth:`Host.tick`
+is called, and everything sent is JSON text.
+
+Using it from a page (the browser helper)
+=========================================
+
+The host's page::
+
+    host = Host("Anna", clock=lambda: js.performance.now() / 1000)
+    host.on_change = repaint                # after every accepted change
+    host.attach(link)                       # each new channel (a Link), newcomer or comeback
+    host.set_settings(draw=3, minutes=5)    # lobby only; minutes None = to the last card (N4)
+    host.start()                            # N3: picks a verified deal (V1), deals to all seated
+    host.play("Ah>F"); host.offer_draw(); host.answer_draw(True); host.resign()
+    host.again(); host.change_settings()    # N11, once the race is over
+    host.tick()                             # call at host.next_deadline() (setTimeout), or every second
+    host.view(); host.game                  # the host's own view and game
+    host.rejected; host.log                 # refused messages: count by code; who, when, why
+
+``host.start()``/``again()`` run the verified-deal search at once (tens of
+ms); a page that searched in slices before (``solver.VerifiedDealSearch``)
+passes ``start(deal=number)``. Actions the rules refuse raise
+:class:`RaceError` (``.code``, ``.detail``) and change nothing.
+
+A friend's page::
+
+    player = Player("Boris", clock=...)
+    player.on_change = repaint
+    player.connect(link)                    # joins; after a drop, connect(new_link) comes back (N9)
+    player.set_ready(True)                  # N3
+    player.play("Th>4")                     # local game at once; raises IllegalMoveError etc.
+    player.offer_draw(); player.answer_draw(False); player.resign()
+    player.game                             # our own Game (None while watching); paint it,
+                                            # but no hints (Game.targets) in a race (N10)
+    player.view                             # the host's view: phase, players' counters, offer …
+    player.standings                        # the host's standings once the race is over
+    player.error                            # why we were not seated ("update Kosynka" …)
+
+A view (``Table.view``) is a dict: ``you``, ``phase`` (``lobby``, ``racing``,
+``over``), ``race`` (number), ``deal``, ``draw``, ``minutes``, ``clock`` (s
+since Start), ``ends_in`` (s left, timed), ``players`` (``pid``, ``name``,
+``seat``, ``host``, ``ready``, ``connected``, ``status``, ``out``, ``score``,
+``foundation``, ``face_up``, ``moves``), ``offer`` (``id``, ``by``, ``agreed``),
+``standings`` (``pid``, ``name``, ``place``, ``result`` won/lost/draw,
+``foundation``, ``face_up``, ``moves``, ``out``) and ``tables`` (every racer's
+position JSON, once the race is over, N2).
+
+The whole round trip, on in-memory links (:mod:`.memory`) and a fake clock:
+
+>>> from kosynka.race.memory import Network
+>>> net = Network()
+>>> host = Host("Anna", net.clock, seed=1)
+>>> host_end, boris_end = net.pair("seat1")
+>>> host.attach(host_end)
+>>> boris = Player("Boris", net.clock)
+>>> boris.connect(boris_end)
+>>> net.run()
+>>> boris.pid, [p["name"] for p in boris.view["players"]]
+(1, ['Anna', 'Boris'])
+>>> boris.set_ready(True); net.run()
+>>> host.start(); net.run()
+>>> boris.game.number == host.game.number == boris.view["deal"]
+True
+>>> boris.play("D"); net.run()
+>>> [(p["name"], p["moves"]) for p in host.view()["players"]]
+[('Anna', 0), ('Boris', 1)]
+>>> boris.resign(); net.run()
+>>> [(s["name"], s["result"]) for s in boris.standings]
+[('Anna', 'won'), ('Boris', 'lost')]
+"""
+
+from .host import Host
+from .player import Player
+from .table import RaceError, Table
+
+__all__ = ["Host", "Player", "Table", "RaceError"]

@@ -79,7 +79,7 @@ class StaticServer:
     """A stdlib static server in a thread, serving the repo under ``prefix``."""
 
     def __init__(self, root: Path = ROOT, prefix: str = "/"):
-        from kosynka.serve import make_server
+        from tools.serve import make_server
 
         self.prefix = "/" + prefix.strip("/") + "/" if prefix.strip("/") else "/"
         self.httpd = make_server(root, 0, "127.0.0.1", prefix=self.prefix)
@@ -101,8 +101,8 @@ class StaticServer:
 
 @pytest.fixture(scope="session")
 def vendored():
-    """The build record of ``kosynka.serve.ensure_vendor`` (npm ci + copy when needed)."""
-    from kosynka.serve import ensure_vendor
+    """The build record of ``tools.serve.ensure_vendor`` (npm ci + copy when needed)."""
+    from tools.serve import ensure_vendor
 
     if shutil.which("npm") is None and not (ROOT / "web/vendor/pyodide/pyodide.mjs").is_file():
         pytest.fail("npm is needed to vendor the runtime (apt-get install npm)")

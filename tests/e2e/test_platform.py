@@ -16,22 +16,12 @@ HTML = "document.documentElement.dataset"
 
 
 def repo_modules() -> list[str]:
-    """Every importable module of kosynka/ and web/ on disk now (not a kept list)."""
-    mods = []
-    for pkg in ("kosynka", "web"):
-        for path in sorted((ROOT / pkg).rglob("*.py")):
-            rel = path.relative_to(ROOT)
-            if "__pycache__" in rel.parts or rel.parts[1:2] in (("vendor",), ("boot",), ("icons",)):
-                continue
-            parts = list(rel.with_suffix("").parts)
-            if parts[-1] == "__init__":
-                parts.pop()
-            name = ".".join(parts)
-            # __main__ runs the CLI and web.main starts the app: both are run, not imported.
-            if parts[-1] in ("__main__", "main"):
-                continue
-            mods.append(name)
-    return mods
+    """Every module the browser bundle holds, by its rule (tools.serve.browser_modules:
+    the page's modules and what they import, found on disk now — not a kept list)."""
+    from tools.serve import browser_modules
+
+    # web.main starts the app: it is run, not imported.
+    return [m for m in browser_modules(ROOT) if m.split(".")[-1] != "main"]
 
 
 def run_py(page, code: str):
@@ -53,7 +43,7 @@ json.dumps(failed)
 
 def test_ready_and_every_module_imports_in_pyodide(page, base_url):
     """O3 + issue 4 item 1: the app reaches ready from local files only, and every
-    module of kosynka/ (and web/) found on disk imports inside Pyodide."""
+    module of the bundle imports inside Pyodide."""
     mods = repo_modules()
     assert "kosynka" in mods or any(m.startswith("kosynka.") for m in mods)
     page.goto(base_url)

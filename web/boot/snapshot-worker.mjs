@@ -1,7 +1,7 @@
 // Makes the Pyodide memory snapshot off the page (a `_makeSnapshot` instance
 // cannot touch the DOM): load Pyodide, unpack the app bundle where PyScript
 // puts it (the home directory), import the pure modules the app needs
-// (build.snapshot_modules, computed by kosynka/serve.py), snapshot the heap and
+// (build.snapshot_modules, computed by tools/serve.py), snapshot the heap and
 // store it in IndexedDB under the runtime + app version.
 import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
 import build from "../vendor/build.mjs";

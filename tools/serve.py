@@ -14,12 +14,15 @@ Standard library only. Two jobs:
       ``pyodide-lock.json``) into ``web/vendor/pyodide/``; from
       ``@pyscript/core`` its ``dist/`` (source maps left out) into
       ``web/vendor/pyscript/``;
-    * ``web/vendor/app.zip`` is built from *every* ``.py`` file of the
-      ``kosynka`` package (sub-packages included) and of the ``web`` package (the
-      UI; ``web/vendor/`` and ``web/boot/`` left out), found on disk at build time,
-      so there is no hand-kept list that can drift. ``pyscript.toml`` maps it with
+    * ``web/vendor/app.zip`` holds what the browser runs, chosen by a rule
+      (:func:`browser_modules`), found on disk at build time, so there is no
+      hand-kept list that can drift: every module of the ``web`` package (the
+      page; ``web/vendor/``, ``web/boot/`` and ``web/icons/`` left out) and
+      every module of ours they import, directly or not, anywhere in their code
+      — so ``kosynka``'s command line and benchmark, which no page module
+      imports, stay out. ``pyscript.toml`` maps it with
       ``"./web/vendor/app.zip" = "./*"``: in Pyodide ``import kosynka`` and
-      ``import web.app`` work from the current directory;
+      ``import web.ui`` work from the current directory;
     * ``web/vendor/build.json`` (and the same data as ``build.mjs`` for the boot
       module and ``sw-manifest.js`` for the service worker) records the runtime
       version, a content hash of the Python code (``app``), a content hash of
@@ -30,23 +33,32 @@ Standard library only. Two jobs:
     only when a source file is newer than it (cheap enough to call per request).
 
 ``main(argv)`` — ``python3 -m kosynka serve [--port 8000] [--host 127.0.0.1]``
-    Vendors if needed, serves the repository root over HTTP and prints the URL.
-    Wrong arguments or a port in use: one line on stderr, exit status 2.
-    Any static server works as well (``python -m http.server``) once vendored.
+    (or ``python3 -m tools.serve …``) takes the port, vendors if needed, serves
+    the repository root over HTTP and prints the URL. Wrong arguments or a port
+    in use: one line on stderr, exit status 2, before any vendoring. Any static
+    server works as well (``python -m http.server``) once vendored.
+
+This module lives in the repository's ``tools/``, outside the engine: nothing
+of it reaches the browser, and it imports nothing of ``kosynka``.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
+import re
 import shutil
 import sys
 import threading
 import zipfile
 from pathlib import Path
 
-__all__ = ["ROOT", "ensure_vendor", "ensure_bundle", "make_server", "main", "VendorError"]
+from .pyimports import imports, module_name, ours
+
+__all__ = ["ROOT", "ensure_vendor", "ensure_bundle", "browser_modules", "make_server", "main",
+           "VendorError"]
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -57,9 +69,6 @@ PYODIDE_FILES = (
     "python_stdlib.zip",
     "pyodide-lock.json",
 )
-
-# Modules the snapshot must not import: command-line and server side only.
-SNAPSHOT_SKIP = {"kosynka.serve", "kosynka.cli", "kosynka.__main__"}
 
 # Files of the app shell outside web/ that the service worker precaches.
 SHELL_FILES = ("index.html", "pyscript.toml", "manifest.webmanifest")
@@ -120,90 +129,100 @@ def _copy_if_stale(src: Path, dst: Path) -> bool:
     return True
 
 
-def _python_sources(root: Path) -> list[tuple[str, Path]]:
-    """(name in the archive, path) for every module the browser needs, sorted."""
-    out: list[tuple[str, Path]] = []
-    pkg = root / "kosynka"
-    for path in sorted(pkg.rglob("*.py")):
-        rel = path.relative_to(root)
-        if "__pycache__" in rel.parts or any(p.startswith(".") for p in rel.parts):
-            continue
-        out.append((rel.as_posix(), path))
-    web = root / "web"
-    for path in sorted(web.rglob("*.py")) if web.is_dir() else ():
-        rel = path.relative_to(root)
-        if rel.parts[1] in ("vendor", "boot", "icons") or "__pycache__" in rel.parts:
-            continue
-        if any(p.startswith(".") for p in rel.parts):
-            continue
-        out.append((rel.as_posix(), path))
+# Python that JavaScript runs (the solver worker's glue in web/*.mjs) imports
+# these lines' modules: they count as page modules for the bundle's rule.
+_MJS_IMPORT = re.compile(r"^[ \t]*(?:from|import)[ \t]+((?:kosynka|web)(?:\.\w+)*)", re.M)
+
+
+@functools.lru_cache(maxsize=512)
+def _imports_cached(path: Path, name: str, lazy: bool, stamp: tuple) -> frozenset:
+    return frozenset(imports(path, name, lazy=lazy))
+
+
+def _imports(path: Path, name: str, lazy: bool = True) -> frozenset:
+    """:func:`tools.pyimports.imports`, parsed once per version of the file (the
+    server asks on every request for a build file)."""
+    st = path.stat()
+    return _imports_cached(path, name, lazy, (st.st_mtime_ns, st.st_size))
+
+
+def _candidates(root: Path) -> dict[str, Path]:
+    """Module name → path of every module of ``kosynka`` and ``web`` on disk
+    (``web/vendor``, ``web/boot``, ``web/icons`` are not Python of the page)."""
+    out: dict[str, Path] = {}
+    for pkg in ("kosynka", "web"):
+        for path in sorted((root / pkg).rglob("*.py")) if (root / pkg).is_dir() else ():
+            rel = path.relative_to(root)
+            if "__pycache__" in rel.parts or any(p.startswith(".") for p in rel.parts):
+                continue
+            if pkg == "web" and rel.parts[1] in ("vendor", "boot", "icons"):
+                continue
+            out[module_name(rel.as_posix())] = path
     return out
 
 
-def _module_name(arc: str) -> str:
-    parts = arc[:-3].split("/")
-    if parts[-1] == "__init__":
-        parts = parts[:-1]
-    return ".".join(parts)
+def browser_modules(root: Path | str | None = None) -> list[str]:
+    """The rule for what the browser gets: the modules of the ``web`` package,
+    the modules that Python run from ``web/**/*.mjs`` imports, and — following
+    every import of each (function-local ones too: they run in the browser
+    when called), plus each module's parent packages — every module of
+    ``kosynka``/``web`` reached. Sorted names."""
+    root = Path(root or ROOT).resolve()
+    known = _candidates(root)
+    todo = [n for n in known if n.split(".")[0] == "web"]
+    for js in sorted((root / "web").rglob("*.mjs")) if (root / "web").is_dir() else ():
+        if "vendor" not in js.relative_to(root).parts:
+            todo.extend(ours(_MJS_IMPORT.findall(js.read_text("utf-8")), known))
+    keep: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in keep:
+            continue
+        keep.add(name)
+        parts = name.split(".")
+        todo.extend(ours([".".join(parts[:i]) for i in range(1, len(parts))], known))
+        try:
+            todo.extend(ours(_imports(known[name], name), known))
+        except (SyntaxError, ValueError):
+            pass  # bundled as it is; the snapshot leaves it out
+    return sorted(keep)
+
+
+def _python_sources(root: Path) -> list[tuple[str, Path]]:
+    """(name in the archive, path) of every module of :func:`browser_modules`, sorted."""
+    known = _candidates(root)
+    return sorted((known[n].relative_to(root).as_posix(), known[n])
+                  for n in browser_modules(root))
 
 
 def _module_names(sources: list[tuple[str, Path]], package: str = "kosynka") -> list[str]:
     return sorted(
-        _module_name(arc) for arc, _ in sources if arc.startswith(package + "/")
+        module_name(arc) for arc, _ in sources if arc.startswith(package + "/")
     )
 
 
 _BROWSER_ONLY = ("js", "pyscript", "pyodide", "_pyscript", "polyscript")
 
 
-def _module_level(tree):
-    """The nodes run at import time: everything but function bodies (a lazy import
-    inside a function does not happen when the module is imported)."""
-    import ast
-
-    todo = [tree]
-    while todo:
-        node = todo.pop()
-        yield node
-        for child in ast.iter_child_nodes(node):
-            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                todo.append(child)
-
-
 def _snapshot_modules(sources: list[tuple[str, Path]]) -> list[str]:
-    """Modules that are safe to import in the snapshot worker: pure Python, no
-    browser import (``js``, ``pyscript``, ``pyodide``) at import time, directly or
-    through another module of ours, and not command-line/server side
-    (``SNAPSHOT_SKIP``). Imports inside functions do not count."""
-    import ast
-
+    """Modules of the bundle that are safe to import in the snapshot worker: no
+    browser import (``js``, ``pyscript``, ``pyodide``) at import time, directly
+    or through another module of ours, and not an entry module that starts
+    something when imported (named ``main``, e.g. ``web.main``). Imports inside
+    functions do not count."""
     deps: dict[str, set[str]] = {}
     bad: set[str] = set()
     for arc, path in sources:
-        name = _module_name(arc)
-        pkg = name if arc.endswith("__init__.py") else name.rpartition(".")[0]
+        name = module_name(arc)
         try:
-            tree = ast.parse(path.read_bytes(), str(path))
+            found = _imports(path, name, lazy=False)
         except (SyntaxError, ValueError):
             bad.add(name)
             continue
-        found: set[str] = set()
-        for node in _module_level(tree):
-            if isinstance(node, ast.Import):
-                found.update(a.name for a in node.names)
-            elif isinstance(node, ast.ImportFrom):
-                if node.level:
-                    base = pkg.split(".")
-                    base = base[: len(base) - node.level + 1]
-                    mod = ".".join(base + ([node.module] if node.module else []))
-                    found.add(mod)
-                    found.update(f"{mod}.{a.name}" for a in node.names)
-                elif node.module:
-                    found.add(node.module)
         if any(f.split(".")[0] in _BROWSER_ONLY for f in found):
             bad.add(name)
         deps[name] = found
-    bad |= SNAPSHOT_SKIP | {n for n in deps if n.split(".")[-1] == "main"}
+    bad |= {n for n in deps if n.split(".")[-1] == "main"}
     changed = True
     while changed:
         changed = False
@@ -322,10 +341,10 @@ def _ensure_bundle(root: Path, force: bool) -> dict:
     }
     text = json.dumps(record, indent=1, sort_keys=True)
     (vendor / "build.mjs").write_text(
-        "// generated by kosynka/serve.py: do not edit\nexport default " + text + ";\n", "utf-8"
+        "// generated by tools/serve.py: do not edit\nexport default " + text + ";\n", "utf-8"
     )
     (vendor / "sw-manifest.js").write_text(
-        "// generated by kosynka/serve.py: do not edit\nself.KOSYNKA_BUILD = " + text + ";\n",
+        "// generated by tools/serve.py: do not edit\nself.KOSYNKA_BUILD = " + text + ";\n",
         "utf-8",
     )
     build_json.write_text(text + "\n", "utf-8")
@@ -366,7 +385,6 @@ def make_server(root: Path | str | None = None, port: int = 8000, host: str = "1
     port (``server.server_address[1]``). With ``rebuild`` the app bundle is rebuilt
     when a source changed before ``web/vendor/`` build files are served. ``prefix``
     serves the app under a sub-path (``"/kosynka/"``); other paths answer 404."""
-    import functools
     import http.server
 
     root = Path(root or ROOT).resolve()
@@ -451,16 +469,17 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         print(exc.code, file=sys.stderr)
         return 2
-    try:
-        ensure_vendor(ROOT)
-    except (VendorError, OSError, ValueError) as exc:
-        print(f"kosynka serve: cannot vendor the runtime: {exc}", file=sys.stderr)
-        return 2
-    try:
+    try:  # the port first: a port in use is said at once, not after an npm install
         server = make_server(ROOT, args.port, args.host, quiet=args.quiet)
     except OSError as exc:
         print(f"kosynka serve: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",
               file=sys.stderr)
+        return 2
+    try:
+        ensure_vendor(ROOT)
+    except (VendorError, OSError, ValueError) as exc:
+        server.server_close()
+        print(f"kosynka serve: cannot vendor the runtime: {exc}", file=sys.stderr)
         return 2
     host, port = server.server_address[:2]
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else host

@@ -1,0 +1,272 @@
+"""The host (issue 10 item 2): owns the :class:`~kosynka.race.table.Table`,
+holds one :class:`~kosynka.race.transport.Link` per member, and decides.
+
+Every message from a link is checked in this order; the first failure is
+refused with an explicit ``reject`` to that link (``ref``, ``digest``, ``code``,
+``detail``), counted in :attr:`Host.rejected` and logged in :attr:`Host.log`;
+nothing else changes and the table runs on for everyone:
+
+1. the envelope and fields (:func:`protocol.parse_to_host`): ``msg/not_text``,
+   ``msg/too_big``, ``msg/not_json``, ``msg/not_object``, ``msg/version``,
+   ``msg/id``, ``msg/kind``, ``msg/field``. On a link that has not joined, a
+   version mismatch is answered by ``refuse`` ("update Kosynka"): that peer
+   is not seated (the link stays open — closing it would let anyone's garbage
+   cut a friend's fresh link before their join arrives);
+2. the link has joined (``join/first``), and only once (``join/again``); a
+   comeback names its seat with the secret token it was given (``join/token``);
+3. the sender: ``pid`` is the seat of this link (``sender/wrong``);
+4. the sequence: ``id`` is the next after the last accepted (``seq/duplicate``
+   if not above it, ``seq/gap`` if it skips; a ``sync`` may skip);
+5. the rules, on the host's own copy (:class:`RaceError` codes: ``race/…``,
+   ``move/illegal``, ``move/undo``, ``draw/…``, ``ready/…``), and a move's
+   ``claim`` against the replay (``claim/false``).
+
+An accepted message moves the member's ``ack`` on, and every member gets a
+fresh ``view``. A (re)join gets ``welcome``, then ``sync`` (their own game,
+exactly the host's copy), then views.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Callable
+
+from ..deals import MAX_DEAL
+from ..messages import MessageError
+from ..solver import VERIFY_STATES, verified_deal
+import kosynka.race.protocol as protocol
+from .table import HOST, RaceError, Table
+from .transport import CLOSED, DROPPED, Link
+
+__all__ = ["Host"]
+
+
+class _Conn:
+    """A link and the member it belongs to once they joined."""
+
+    __slots__ = ("link", "pid")
+
+    def __init__(self, link: Link) -> None:
+        self.link = link
+        self.pid: int | None = None
+
+
+def _ignore(*_args) -> None:
+    pass
+
+
+class Host:
+    """The host's side of a race. ``clock()`` gives seconds (monotonic);
+    ``seed`` makes deals and tokens reproducible (tests, the simulator); with
+    None, tokens come from the system's randomness (``os.urandom``)."""
+
+    def __init__(self, name: str, clock: Callable[[], float], seed: int | None = None,
+                 verify_states: int = VERIFY_STATES) -> None:
+        self.clock = clock
+        self.table = Table(name, clock())
+        self._deals = random.Random(None if seed is None else f"{seed}/deals")
+        self._tokens = random.SystemRandom() if seed is None else random.Random(f"{seed}/tokens")
+        self.verify_states = verify_states
+        self.solution: list[str] | None = None   # the solver's line of the current deal
+        self.conns: dict[int, _Conn] = {}         # pid → its live link
+        self.tokens: dict[int, str] = {}
+        self.acks: dict[int, int] = {}
+        self.state = 0                            # grows with every accepted change
+        self.rejected: Counter = Counter()
+        self.log: list[dict] = []
+        self.on_change: Callable[[], None] = _ignore
+
+    # ----------------------------------------------------------- links
+    def attach(self, link: Link) -> None:
+        """A new channel from someone (newcomer or comeback); they speak first (``join``)."""
+        conn = _Conn(link)
+        link.on_message = lambda text: self._receive(conn, text)
+        link.on_status = lambda status: self._status(conn, status)
+
+    def _status(self, conn: _Conn, status: str) -> None:
+        if status in (DROPPED, CLOSED) and conn.pid is not None and self.conns.get(conn.pid) is conn:
+            del self.conns[conn.pid]
+            self.table.drop(conn.pid, self.clock())
+            self._changed()
+
+    def _send(self, conn: _Conn, text: str) -> None:
+        conn.link.send(text)
+
+    def _refused(self, conn: _Conn, code: str, detail: str) -> None:
+        self.rejected[code] += 1
+        self.log.append({"t": self.clock(), "pid": conn.pid, "code": code, "detail": detail})
+
+    def _reject(self, conn: _Conn, ref: int | None, text, code: str, detail: str) -> None:
+        self._refused(conn, code, detail)
+        self._send(conn, protocol.reject(self.state, ref, protocol.digest(text), code, detail))
+
+    def _refuse(self, conn: _Conn, code: str, detail: str) -> None:
+        """Not seated: told why (the link stays open for another try)."""
+        self._refused(conn, code, detail)
+        self._send(conn, protocol.refuse(self.state, code, detail))
+
+    # ----------------------------------------------------------- messages
+    def _receive(self, conn: _Conn, text) -> None:
+        self.tick()
+        try:
+            msg = protocol.parse_to_host(text)
+        except MessageError as e:
+            if conn.pid is None and e.code == "msg/version":
+                self._refuse(conn, e.code, e.detail)
+            else:
+                self._reject(conn, None, text, e.code, e.detail)
+            return
+        kind, mid = msg["kind"], msg["id"]
+        if kind == "join":
+            if conn.pid is not None:
+                self._reject(conn, mid, text, "join/again", "this link has joined already")
+            else:
+                self._join(conn, msg, text)
+            return
+        if conn.pid is None:
+            self._reject(conn, mid, text, "join/first", "join the table first")
+            return
+        pid = conn.pid
+        if msg["pid"] != pid:
+            self._reject(conn, mid, text, "sender/wrong", f"this link is pid {pid}, not {msg['pid']}")
+            return
+        last = self.acks[pid]
+        if mid <= last:
+            self._reject(conn, mid, text, "seq/duplicate", f"id {mid} is not after {last}")
+            return
+        if mid > last + 1 and kind != "sync":
+            self._reject(conn, mid, text, "seq/gap", f"id {mid} skips; expected {last + 1}")
+            return
+        now = self.clock()
+        t = self.table
+        try:
+            if kind == "move":
+                if msg["claim"] is not None:
+                    shown = t.check_move(pid, msg["race"], msg["move"], now)
+                    if shown != msg["claim"]:
+                        raise RaceError("claim/false", f"claimed {msg['claim']}, the replay shows {shown}")
+                t.move(pid, msg["move"], now, race=msg["race"])
+            elif kind == "ready":
+                t.set_ready(pid, msg["ready"], now)
+            elif kind == "offer_draw":
+                t.offer_draw(pid, now)
+            elif kind == "answer_draw":
+                t.answer_draw(pid, msg["offer"], msg["accept"], now)
+            elif kind == "resign":
+                t.resign(pid, now)
+        except RaceError as e:
+            self._reject(conn, mid, text, e.code, e.detail)
+            return
+        self.acks[pid] = mid
+        if kind == "sync":
+            self._sync(conn, mid)
+        self._changed()
+
+    def _join(self, conn: _Conn, msg: dict, text: str) -> None:
+        now = self.clock()
+        pid = msg["pid"]
+        if pid is not None and pid in self.tokens and pid in self.table.members:
+            if msg["token"] != self.tokens[pid]:
+                self._reject(conn, msg["id"], text, "join/token", f"wrong token for pid {pid}")
+                return
+            old = self.conns.get(pid)
+            if old is not None:
+                old.pid = None
+                old.link.close()
+            self.table.back(pid, now)
+        else:
+            try:
+                pid = self.table.join(msg["name"], now)
+            except RaceError as e:
+                self._refuse(conn, e.code, e.detail)
+                return
+            self.tokens[pid] = "%016x" % self._tokens.getrandbits(64)
+            self.acks[pid] = msg["id"]
+        conn.pid = pid
+        self.conns[pid] = conn
+        self._send(conn, protocol.welcome(self.state, pid, self.tokens[pid], self.acks[pid]))
+        self._sync(conn, msg["id"])
+        self._changed()
+
+    def _sync(self, conn: _Conn, ref: int) -> None:
+        t = self.table
+        m = t.members[conn.pid]
+        self._send(conn, protocol.sync(self.state, ref, self.acks[conn.pid], t.race,
+                                       t.deal if m.game else None, t.draw,
+                                       list(m.game.log) if m.game else []))
+
+    def _changed(self) -> None:
+        """Every member gets a fresh view; the host's page repaints."""
+        self.state += 1
+        for pid, conn in self.conns.items():
+            self._send(conn, protocol.view(self.state, self.acks[pid], self.table.view(pid)))
+        self.on_change()
+
+    # ----------------------------------------------------------- time
+    def tick(self) -> None:
+        """Fire the timers due now (timed end N6, reconnect grace N9)."""
+        before = self._signature()
+        self.table.tick(self.clock())
+        if self._signature() != before:
+            self._changed()
+
+    def _signature(self) -> tuple:
+        t = self.table
+        return (t.phase, tuple((m.pid, m.status) for m in t.members.values()),
+                t.offer and len(t.offer["agreed"]))
+
+    def next_deadline(self) -> float | None:
+        """When :meth:`tick` next has something to do (clock seconds), or None."""
+        return self.table.next_deadline()
+
+    # ----------------------------------------------------------- the host's own actions
+    def view(self) -> dict:
+        """The host's own view (same shape as a player's)."""
+        return self.table.view(HOST)
+
+    @property
+    def game(self):
+        """The host's own game in the current race (None before the first)."""
+        return self.table.members[HOST].game
+
+    def _act(self, fn, *args) -> None:
+        self.tick()
+        fn(HOST, *args, self.clock())
+        self._changed()
+
+    def set_settings(self, draw: int, minutes: int | None) -> None:
+        self._act(self.table.set_settings, draw, minutes)
+
+    def choose_deal(self) -> int:
+        """V1: a verified deal under the race's rules, from a random start."""
+        number, res = verified_deal(self._deals.randrange(MAX_DEAL), self.table.rules,
+                                    self.verify_states)
+        self.solution = res.moves
+        return number
+
+    def start(self, deal: int | None = None) -> None:
+        """N3: start the race on ``deal`` (verified by the caller) or a fresh verified deal."""
+        self._act(self.table.start, self.choose_deal if deal is None else deal)
+
+    def again(self, deal: int | None = None) -> None:
+        """N11: a new race with the same players, each one seat along."""
+        self._act(self.table.again, self.choose_deal if deal is None else deal)
+
+    def change_settings(self) -> None:
+        self._act(self.table.change_settings)
+
+    def play(self, move: str) -> None:
+        self.tick()
+        self.table.move(HOST, move, self.clock())
+        self._changed()
+
+    def offer_draw(self) -> None:
+        self._act(self.table.offer_draw)
+
+    def answer_draw(self, accept: bool) -> None:
+        offer = self.table.offer["id"] if self.table.offer else 0
+        self._act(self.table.answer_draw, offer, accept)
+
+    def resign(self) -> None:
+        self._act(self.table.resign)

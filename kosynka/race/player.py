@@ -1,0 +1,270 @@
+"""A player's side of a race: a local game, moves sent with sequence numbers,
+the host's views applied — the host's word is final.
+
+The player plays on its own :class:`~kosynka.game.Game` at once (no waiting
+for the host) and sends each action as the next message; every message stays
+*pending* until a ``view``'s ``ack`` covers it. Recovery, all driven by the
+host's answers:
+
+- ``reject`` of one of its own pending messages (same ``ref`` and ``digest``;
+  anything else — e.g. the answer to someone's forgery — is ignored):
+  ``seq/duplicate`` → nothing (the ack will come); ``seq/gap`` (an earlier
+  message got overtaken) → send the pending ones again up to it; any other
+  reason (e.g. ``draw/stale``: the offer was gone when our answer came) →
+  ask for a ``sync``: the host forgets what we sent after its ack and sends
+  our game as it holds it; the actions we sent after the refused one are
+  then made again on that copy, as new messages, those still legal;
+- ``sync`` (after a join or a sync request): the local game becomes the host's
+  copy, then the still pending moves are played again on it and sent again;
+- a view whose ack covers everything sent but whose move count differs from
+  the local game → ``sync`` (a safety net; it does not happen between honest
+  peers);
+- a dropped link: give the player a new one with :meth:`Player.connect`; it
+  joins again with its pid and token (N9).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..game import Game
+from ..messages import MessageError
+from ..position import IllegalMoveError, InvalidMoveError, Position, Rules
+import kosynka.race.protocol as protocol
+from .table import RACING, RaceError, progress
+from .transport import OPEN, Link
+
+__all__ = ["Player"]
+
+
+def _ignore(*_args) -> None:
+    pass
+
+
+class Player:
+    """``Player(name, clock)``; then :meth:`connect` a link to the host."""
+
+    def __init__(self, name: str, clock: Callable[[], float]) -> None:
+        self.name = name
+        self.clock = clock
+        self.link: Link | None = None
+        self.pid: int | None = None
+        self.token: str | None = None
+        self.view: dict | None = None       # the host's latest view for us
+        self.game: Game | None = None       # our game in race number self.race
+        self.race = 0
+        self.ack = 0                        # our last message the host accepted
+        self.error: str | None = None       # why the host refused us ("update Kosynka")
+        self.rejects: list[dict] = []       # our own messages the host refused
+        self.on_change: Callable[[], None] = _ignore
+        self._id = 0                        # our last message id
+        self._pending: list[dict] = []      # not yet acknowledged: {id, text, digest, move, race, via}
+        self._state = -1                    # the newest view's state number
+        self._awaiting = None               # id of the join/sync whose answer we wait for
+        self._reissue: list[dict] = []      # actions to make again once the sync is in
+
+    # ----------------------------------------------------------- link
+    def connect(self, link: Link) -> None:
+        """Use ``link`` to the host (the first, or a new one after a drop)."""
+        self.link = link
+        link.on_message = self._receive
+        link.on_status = self._status
+        if link.connected:
+            self._join()
+
+    def _status(self, status: str) -> None:
+        if status == OPEN:
+            self._join()
+        self.on_change()
+
+    @property
+    def connected(self) -> bool:
+        return self.link is not None and self.link.connected
+
+    def _join(self) -> None:
+        self._awaiting = self._id
+        self._raw(protocol.join(self._id, self.name, self.pid, self.token))
+
+    def _raw(self, text: str) -> None:
+        if self.connected:
+            self.link.send(text)
+
+    def _resend(self, p: dict) -> None:
+        self._raw(p["text"])
+        p["via"] = self.link if self.connected else None
+
+    def _send(self, build, *args, move: str | None = None) -> None:
+        if self.pid is None:
+            raise RaceError("join/first", "not at the table yet")
+        self._id += 1
+        text = build(self._id, self.pid, *args)
+        self._pending.append({"id": self._id, "text": text, "digest": protocol.digest(text),
+                              "build": build, "args": args, "move": move, "race": self.race,
+                              "via": None})
+        self._resend(self._pending[-1])
+
+    def _request_sync(self, reissue=()) -> None:
+        """Ask for our game as the host holds it; the host forgets what we sent
+        before. ``reissue``: pending actions to make again on the host's copy
+        after the sync, as new messages (those still legal)."""
+        self._reissue = [p for p in reissue if p["build"] is not protocol.sync_request]
+        self._pending = []
+        self._send(protocol.sync_request)
+        self._awaiting = self._id
+
+    # ----------------------------------------------------------- actions
+    def _me(self) -> dict | None:
+        if self.view is None:
+            return None
+        return next((p for p in self.view["players"] if p["pid"] == self.pid), None)
+
+    @property
+    def racing(self) -> bool:
+        me = self._me()
+        return (self.game is not None and self.view["phase"] == RACING
+                and me is not None and me["status"] == "racing")
+
+    def play(self, move: str) -> None:
+        """Make a move on our game and send it. Raises RaceError (``race/…``,
+        ``move/undo``) or IllegalMoveError/InvalidMoveError; then nothing is sent."""
+        if move == "U":
+            raise RaceError("move/undo", "no undo in a race (N10)")
+        if not self.racing:
+            raise RaceError("race/out", "not racing now")
+        self._move(move)
+        self.on_change()
+
+    def _move(self, move: str) -> None:
+        self.game.play(move)
+        claim = progress(self.game.position, self.game.moves)
+        self._send(protocol.move, self.race, move, claim, move=move)
+
+    def set_ready(self, ready: bool = True) -> None:
+        self._send(protocol.ready, ready)
+
+    def offer_draw(self) -> None:
+        self._send(protocol.offer_draw)
+
+    def answer_draw(self, accept: bool) -> None:
+        offer = (self.view or {}).get("offer")
+        if not offer:
+            raise RaceError("draw/stale", "no draw offer is open")
+        self._send(protocol.answer_draw, offer["id"], accept)
+
+    def resign(self) -> None:
+        self._send(protocol.resign)
+
+    @property
+    def standings(self) -> list[dict] | None:
+        """The host's standings once the race is over (N4–N8), else None."""
+        return self.view and self.view["standings"]
+
+    # ----------------------------------------------------------- from the host
+    def _receive(self, text) -> None:
+        try:
+            msg = protocol.parse_to_player(text)
+        except MessageError as e:
+            if e.code == "msg/version":
+                self.error = e.detail
+                self.on_change()
+            return
+        getattr(self, "_on_" + msg["kind"])(msg)
+        self.on_change()
+
+    def _on_refuse(self, msg: dict) -> None:
+        self.error = msg["detail"]
+
+    def _on_welcome(self, msg: dict) -> None:
+        if msg["pid"] != self.pid:        # a seat of our own (new, or the old one expired)
+            self.pid, self._pending, self._reissue = msg["pid"], [], []
+            self.game, self.race = None, 0
+        self.token, self.error = msg["token"], None
+        self._acked(msg["ack"])
+
+    def _acked(self, ack: int) -> None:
+        self.ack = max(self.ack, ack)
+        self._pending = [p for p in self._pending if p["id"] > self.ack]
+
+    def _on_sync(self, msg: dict) -> None:
+        if msg["ref"] != self._awaiting:
+            return
+        self._awaiting = None
+        self._state = max(self._state, msg["id"])   # views older than this sync are stale
+        self._acked(msg["ack"])
+        self.race = msg["race"]
+        try:
+            self.game = (None if msg["deal"] is None
+                         else self._replay(msg["deal"], msg["draw"], msg["log"]))
+        except (IllegalMoveError, InvalidMoveError, ValueError) as e:
+            self.game, self.error = None, f"the host sent an impossible game: {e}"
+            return
+        for i, p in enumerate(self._pending):      # what the host has not had yet
+            if p["move"] is not None:
+                try:
+                    if self.game is None or p["race"] != self.race:
+                        raise IllegalMoveError("not in this race")
+                    self.game.play(p["move"])
+                except (IllegalMoveError, InvalidMoveError):
+                    self._request_sync(self._pending[i + 1:])
+                    return
+        for p in self._pending:
+            if p["via"] is not self.link:          # sent before this link, or not at all
+                self._resend(p)
+        reissue, self._reissue = self._reissue, []
+        for p in reissue:
+            try:
+                if p["move"] is None:
+                    self._send(p["build"], *p["args"])
+                elif self.game is not None and p["race"] == self.race:
+                    self._move(p["move"])
+            except (IllegalMoveError, InvalidMoveError):
+                pass                                 # no longer legal here: dropped
+        self._follow_race()
+
+    def _replay(self, deal: int, draw: int, log: list[str]) -> Game:
+        game = Game(Position.deal(deal, Rules(draw, None)), deal, clock=self.clock)
+        for move in log:
+            game.play(move)
+        return game
+
+    def _on_view(self, msg: dict) -> None:
+        if msg["id"] < self._state:
+            return
+        self._state = msg["id"]
+        v = self.view = msg["view"]
+        self._acked(msg["ack"])
+        if self._follow_race():
+            return
+        me = self._me()
+        if (self.game is not None and me is not None and v["race"] == self.race
+                and self._awaiting is None and me["moves"] != self.game.moves
+                and not any(p["move"] for p in self._pending)):
+            self._request_sync()
+
+    def _follow_race(self) -> bool:
+        """A new race has been dealt (N3, N11): a fresh game of its deal, if we race."""
+        v = self.view
+        if v is None or v["race"] == self.race or v["phase"] == "lobby" or self._awaiting is not None:
+            return False
+        me = self._me()
+        self.race = v["race"]
+        self.game = (self._replay(v["deal"], v["draw"], [])
+                     if me is not None and me["status"] != "watching" and v["deal"] is not None
+                     else None)
+        return True
+
+    def _on_reject(self, msg: dict) -> None:
+        mine = next((p for p in self._pending
+                     if p["id"] == msg["ref"] and p["digest"] == msg["digest"]), None)
+        if mine is None:
+            return
+        code = msg["code"]
+        if code == "seq/duplicate":
+            return
+        if code == "seq/gap":
+            for p in self._pending:
+                if p["id"] <= mine["id"]:
+                    self._resend(p)
+            return
+        self.rejects.append({"id": mine["id"], "code": code, "detail": msg["detail"]})
+        self._request_sync([p for p in self._pending if p["id"] > mine["id"]])

@@ -1,0 +1,470 @@
+"""The race table (SPEC N1–N11): who sits where, the settings, the race and its
+end — a pure state machine, no I/O, no clock of its own.
+
+Every method that time matters to takes ``now`` (seconds on any monotonic
+clock, the same for every call); timers (the timed race's end, N6, and the
+reconnect grace, N9) fire inside whichever call first passes their moment, or
+in :meth:`Table.tick`. A call that breaks a rule raises :class:`RaceError`
+with a stable ``code`` and changes nothing.
+
+Members have a stable ``pid`` (0 is the host) and a ``seat`` (0–3 around the
+table, ``None`` for a spectator). The host keeps a :class:`~kosynka.game.Game`
+per racer: the truth of the race. Only moves in the pinned notation change a
+game; ``U`` (undo) is refused (N10), and nothing here gives hints.
+
+Decisions where SPEC is silent (README, Race):
+
+- the race is Classic — draw 1 or 3, unlimited redeals — on a verified deal
+  (V1) under those rules;
+- a name is 1–24 characters (code points), any Unicode except control
+  characters and lone surrogates, not only spaces; it is shown, never
+  interpreted;
+- the running score: a win is 1 point, a draw ½ to each who shares it;
+- standings: winners (or those who share a draw) are placed 1; the others by
+  cards on foundations, then face-up cards in columns, those still in the race
+  before those out, and among those out the later one first; equal keys share
+  a place;
+- a member whose channel is down for ``GRACE`` s is out: resigned if racing
+  (N9), else they leave the table (a spectator sits in the seat they free
+  while the table is in its lobby);
+- the time-up and a grace ending at the same instant: the time-up first (N6);
+- a draw offer is cancelled when its maker resigns; when someone else leaves
+  the race, the offer stands for those still racing.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Callable
+
+from ..game import Game
+from ..position import IllegalMoveError, InvalidMoveError, Position, Rules
+
+__all__ = ["Table", "Member", "RaceError", "HOST", "GRACE", "NAME_MAX", "MINUTES",
+           "LOBBY", "RACING", "OVER", "progress", "check_name"]
+
+HOST = 0
+MAX_SEATS = 4          # the host and up to three friends (N1)
+GRACE = 60.0           # seconds to come back after a drop (N9)
+NAME_MAX = 24          # characters (code points) in a name
+MINUTES = (None, 5, 10, 15)   # race kinds: None = to the last card, else timed (N4)
+LOBBY, RACING, OVER = "lobby", "racing", "over"
+
+
+class RaceError(ValueError):
+    """An action the race's rules refuse; ``code`` is stable (``race/…``, ``move/…``)."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(f"{code}: {detail}")
+        self.code = code
+        self.detail = detail
+
+
+def check_name(name: object) -> str:
+    """``name`` if it is a valid player name, else :class:`RaceError` ``name/bad``."""
+    if not isinstance(name, str) or not name.strip():
+        raise RaceError("name/bad", "a name is some text")
+    if len(name) > NAME_MAX:
+        raise RaceError("name/bad", f"a name has at most {NAME_MAX} characters")
+    if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in name):
+        raise RaceError("name/bad", "a name has no control characters")
+    return name
+
+
+def progress(position: Position, moves: int) -> dict:
+    """N2: what the others see of a player — cards on foundations, face-up
+    cards in columns (the N4 tie-break), moves (T1)."""
+    return {"foundation": sum(position.foundations),
+            "face_up": sum(1 for _ in position.cards_face_up()), "moves": moves}
+
+
+def _progress(game: Game) -> dict:
+    return progress(game.position, game.moves)
+
+
+@dataclass
+class Member:
+    pid: int
+    name: str
+    seat: int | None                 # 0–3, None for a spectator
+    ready: bool = False
+    connected: bool = True
+    dropped_at: float | None = None
+    score: float = 0.0
+    game: Game | None = None         # set for the racers of the current/last race
+    status: str = "waiting"          # waiting, watching, racing, resigned, won, lost, draw
+    out: str | None = None           # "resigned" or "dropped" once out of a race
+    out_at: float | None = None
+
+
+class Table:
+    """One race table. ``Table(host_name, now)`` seats the host (pid 0)."""
+
+    def __init__(self, host_name: str, now: float = 0.0) -> None:
+        self.members: dict[int, Member] = {}
+        self.phase = LOBBY
+        self.draw = 1
+        self.minutes: int | None = None
+        self.race = 0                       # races dealt so far at this table
+        self.deal: int | None = None
+        self.started_at: float | None = None
+        self.ended_at: float | None = None
+        self.offer: dict | None = None      # {"id", "by", "agreed": [pids]}
+        self.standings: list[dict] | None = None
+        self.now = now
+        self._offers = 0
+        self._next_pid = 0
+        self.join(host_name, now)
+
+    # ----------------------------------------------------------- members
+    def join(self, name: object, now: float) -> int:
+        """A newcomer: seated while the lobby has room (N1), else a spectator."""
+        self._advance(now)
+        name = check_name(name)
+        pid = self._next_pid
+        self._next_pid += 1
+        m = Member(pid, name, None)
+        self.members[pid] = m
+        if self.phase == LOBBY and len(self.seated()) < MAX_SEATS:
+            m.seat = self._free_seat()
+        else:
+            m.status = "watching"
+        return pid
+
+    def seated(self) -> list[Member]:
+        return sorted((m for m in self.members.values() if m.seat is not None),
+                      key=lambda m: m.seat)
+
+    def racers(self) -> list[Member]:
+        """The players of the current (or last) race, by seat."""
+        return [m for m in self.seated() if m.game is not None]
+
+    def still_racing(self) -> list[Member]:
+        """The racers not out (N7: those whose agreement a draw needs)."""
+        return [m for m in self.racers() if m.status == "racing"]
+
+    def member(self, pid: int) -> Member:
+        m = self.members.get(pid)
+        if m is None:
+            raise RaceError("table/no_member", f"no one with pid {pid} at this table")
+        return m
+
+    def _free_seat(self) -> int:
+        taken = {m.seat for m in self.members.values()}
+        return min(s for s in range(MAX_SEATS) if s not in taken)
+
+    def drop(self, pid: int, now: float) -> None:
+        """The member's channel went down: the grace starts (N9)."""
+        self._advance(now)
+        m = self.member(pid)
+        if pid != HOST and m.connected:
+            m.connected = False
+            m.dropped_at = now
+
+    def back(self, pid: int, now: float) -> None:
+        """The member is back within the grace, at their table as it was (N9)."""
+        self._advance(now)
+        m = self.member(pid)
+        m.connected = True
+        m.dropped_at = None
+
+    # ----------------------------------------------------------- lobby
+    def _host_only(self, pid: int, what: str) -> None:
+        if pid != HOST:
+            raise RaceError("role/not_host", f"only the host may {what}")
+
+    def _in_lobby(self) -> None:
+        if self.phase != LOBBY:
+            raise RaceError("race/started", "the race has started; this is for the lobby")
+
+    def set_settings(self, pid: int, draw: int, minutes: int | None, now: float) -> None:
+        """N4: draw 1 or 3; ``minutes`` None (to the last card) or 5, 10, 15. Host only, lobby only."""
+        self._advance(now)
+        self._host_only(pid, "change the settings")
+        self._in_lobby()
+        if draw not in (1, 3) or isinstance(draw, bool):
+            raise RaceError("settings/bad", f"draw is 1 or 3, not {draw!r}")
+        if minutes not in MINUTES or isinstance(minutes, bool):
+            raise RaceError("settings/bad", f"a timed race lasts 5, 10 or 15 minutes, not {minutes!r}")
+        self.draw, self.minutes = draw, minutes
+
+    def set_ready(self, pid: int, ready: bool, now: float) -> None:
+        """N3: a seated friend says they are ready (or no longer)."""
+        self._advance(now)
+        self._in_lobby()
+        m = self.member(pid)
+        if m.seat is None or pid == HOST:
+            raise RaceError("ready/not_friend", "only a seated friend presses Ready")
+        m.ready = bool(ready)
+
+    @property
+    def rules(self) -> Rules:
+        return Rules(self.draw, None)
+
+    def start(self, pid: int, deal: int | Callable[[], int], now: float) -> None:
+        """N3: the host starts once a friend sits and every seated friend is ready;
+        ``deal`` (verified under :attr:`rules`, V1; or a function giving it,
+        called once the start is allowed) goes to everyone seated."""
+        self._advance(now)
+        self._host_only(pid, "start the race")
+        self._in_lobby()
+        friends = [m for m in self.seated() if m.pid != HOST]
+        if not friends:
+            raise RaceError("start/no_friend", "at least one friend must be seated")
+        waiting = [m.name for m in friends if not m.ready]
+        if waiting:
+            raise RaceError("start/not_ready", f"not ready yet: {', '.join(waiting)}")
+        self._begin(deal, now)
+
+    def _begin(self, deal: int | Callable[[], int], now: float) -> None:
+        deal = deal() if callable(deal) else deal
+        self.race += 1
+        self.deal = deal
+        self.phase = RACING
+        self.started_at, self.ended_at = now, None
+        self.offer = None
+        self.standings = None
+        start = Position.deal(deal, self.rules)
+        for m in self.members.values():
+            m.ready = False
+            m.out = m.out_at = None
+            if m.seat is None:
+                m.game, m.status = None, "watching"
+            else:
+                m.game, m.status = Game(start, deal, clock=self._clock), "racing"
+
+    def _clock(self) -> float:
+        return self.now
+
+    # ----------------------------------------------------------- racing
+    def _racing(self, pid: int, race: int | None = None) -> Member:
+        if self.phase == LOBBY:
+            raise RaceError("race/not_started", "the race has not started")
+        if self.phase == OVER:
+            raise RaceError("race/over", "the race is over")
+        if race is not None and race != self.race:
+            raise RaceError("race/stale", f"race {race} is not the current race {self.race}")
+        m = self.member(pid)
+        if m.status != "racing":
+            raise RaceError("race/out", f"{m.name} is not racing")
+        return m
+
+    def check_move(self, pid: int, race: int | None, move: object, now: float) -> dict:
+        """The progress ``move`` would give ``pid``; RaceError if it is refused."""
+        self._advance(now)
+        m = self._racing(pid, race)
+        if move == "U":
+            raise RaceError("move/undo", "no undo in a race (N10)")
+        if not isinstance(move, str):
+            raise RaceError("move/illegal", "a move is notation text")
+        try:
+            mv = m.game.position.parse_move(move)
+        except (IllegalMoveError, InvalidMoveError) as e:
+            raise RaceError("move/illegal", str(e)) from None
+        after = m.game.position.copy()
+        after.push(mv)
+        return progress(after, m.game.moves + 1)
+
+    def move(self, pid: int, move: str, now: float, race: int | None = None) -> dict:
+        """A racer's move (pinned notation) on the host's copy of their game.
+        A move by someone who has not agreed to a pending draw cancels it (N7);
+        all 52 up wins at once (N4, N5). Returns the mover's progress."""
+        self.check_move(pid, race, move, now)
+        m = self.members[pid]
+        m.game.play(move)
+        if self.offer and pid not in self.offer["agreed"]:
+            self.offer = None
+        if m.game.is_won:
+            self._end(now, winners=[m])
+        return _progress(m.game)
+
+    def offer_draw(self, pid: int, now: float) -> None:
+        """N7: offer a draw to everyone still racing."""
+        self._advance(now)
+        self._racing(pid)
+        if self.offer:
+            raise RaceError("draw/pending", "a draw offer is already open")
+        self._offers += 1
+        self.offer = {"id": self._offers, "by": pid, "agreed": [pid]}
+
+    def answer_draw(self, pid: int, offer: int, accept: bool, now: float) -> None:
+        """N7: agree to (or refuse) open offer ``offer``; a refusal cancels it,
+        the agreement of everyone still racing makes the race a draw."""
+        self._advance(now)
+        self._racing(pid)
+        if not self.offer or self.offer["id"] != offer:
+            raise RaceError("draw/stale", f"draw offer {offer} is not open")
+        if pid in self.offer["agreed"]:
+            raise RaceError("draw/answered", "already agreed")
+        if not accept:
+            self.offer = None
+            return
+        self.offer["agreed"].append(pid)
+        self._check_offer(now)
+
+    def _check_offer(self, now: float) -> None:
+        racing = self.still_racing()
+        if self.offer and all(m.pid in self.offer["agreed"] for m in racing):
+            self._end(now, drawn=racing)
+
+    def resign(self, pid: int, now: float) -> None:
+        """N8: out and lost; the last one left in the race wins."""
+        self._advance(now)
+        self._out(self._racing(pid), "resigned", now)
+
+    def _out(self, m: Member, why: str, now: float) -> None:
+        m.status, m.out, m.out_at = "resigned", why, now
+        racing = self.still_racing()
+        if len(racing) == 1:
+            self._end(now, winners=racing)
+        elif self.offer and self.offer["by"] == m.pid:
+            self.offer = None
+        else:
+            self._check_offer(now)
+
+    # ----------------------------------------------------------- the end
+    @property
+    def ends_at(self) -> float | None:
+        """When a timed race ends by itself (N6)."""
+        if self.phase != RACING or self.minutes is None:
+            return None
+        return self.started_at + self.minutes * 60
+
+    def _time_up(self, now: float) -> None:
+        """N4: most cards on foundations, then most face-up cards in columns;
+        still tied among the best → a draw between them."""
+        racing = self.still_racing()
+        key = {m.pid: (_progress(m.game)["foundation"], _progress(m.game)["face_up"])
+               for m in racing}
+        best = max(key.values())
+        top = [m for m in racing if key[m.pid] == best]
+        if len(top) == 1:
+            self._end(now, winners=top)
+        else:
+            self._end(now, drawn=top)
+
+    def _end(self, now: float, winners=(), drawn=()) -> None:
+        self.phase, self.ended_at, self.offer = OVER, now, None
+        for m in self.racers():
+            if m in winners:
+                m.status, m.score = "won", m.score + 1
+            elif m in drawn:
+                m.status, m.score = "draw", m.score + 0.5
+            else:
+                m.status = "lost"
+        for m in self.members.values():   # still away: the grace runs on, now to leave
+            if not m.connected and m.dropped_at is None:
+                m.dropped_at = now
+        self.standings = self._standings()
+
+    def _standings(self) -> list[dict]:
+        rows = []
+        for m in self.racers():
+            pr = _progress(m.game)
+            if m.status in ("won", "draw"):
+                key = (0,)
+            else:
+                key = (1, m.out is not None, -pr["foundation"], -pr["face_up"], -(m.out_at or 0.0))
+            rows.append((key, {"pid": m.pid, "name": m.name, "place": 0,
+                               "result": {"won": "won", "draw": "draw"}.get(m.status, "lost"),
+                               **pr, "out": m.out}))
+        rows.sort(key=lambda r: r[0])
+        for i, (key, row) in enumerate(rows):
+            row["place"] = rows[i - 1][1]["place"] if i and rows[i - 1][0] == key else i + 1
+        return [row for _, row in rows]
+
+    # ----------------------------------------------------------- after a race
+    def again(self, pid: int, deal: int | Callable[[], int], now: float) -> None:
+        """N11: a new race, same settings, same players, each one seat along;
+        the running score is kept."""
+        self._advance(now)
+        self._host_only(pid, "deal again")
+        if self.phase != OVER:
+            raise RaceError("race/not_over", "Again comes after a race")
+        players = self.seated()
+        if len(players) < 2:
+            raise RaceError("start/no_friend", "at least one friend must be seated")
+        for i, m in enumerate(players):
+            m.seat = (i + 1) % len(players)
+        self._begin(deal, now)
+
+    def change_settings(self, pid: int, now: float) -> None:
+        """N11: back to the lobby; newcomers may sit; the score is kept."""
+        self._advance(now)
+        self._host_only(pid, "change the settings")
+        if self.phase != OVER:
+            raise RaceError("race/not_over", "settings change after a race")
+        self.phase = LOBBY
+        for i, m in enumerate(self.seated()):
+            m.seat, m.game, m.status, m.out = i, None, "waiting", None
+        self._fill_seats()
+
+    def _fill_seats(self) -> None:
+        for m in sorted(self.members.values(), key=lambda m: m.pid):   # order of arrival
+            if m.seat is None and len(self.seated()) < MAX_SEATS:
+                m.seat, m.status, m.game = self._free_seat(), "waiting", None
+
+    # ----------------------------------------------------------- time
+    def next_deadline(self) -> float | None:
+        """The next moment a timer fires (for the caller's setTimeout), or None."""
+        times = [m.dropped_at + GRACE for m in self.members.values() if m.dropped_at is not None]
+        if self.ends_at is not None:
+            times.append(self.ends_at)
+        return min(times, default=None)
+
+    def tick(self, now: float) -> None:
+        """Fire the timers due by ``now``."""
+        self._advance(now)
+
+    def _advance(self, now: float) -> None:
+        now = max(now, self.now)
+        while True:
+            due = []
+            if self.ends_at is not None and self.ends_at <= now:
+                due.append((self.ends_at, 0, None))
+            due += [(m.dropped_at + GRACE, 1, m) for m in self.members.values()
+                    if m.dropped_at is not None and m.dropped_at + GRACE <= now]
+            if not due:
+                break
+            at, _, m = min(due, key=lambda d: d[:2])
+            self.now = max(self.now, at)
+            if m is None:
+                self._time_up(at)
+            else:
+                self._expire(m, at)
+        self.now = now
+
+    def _expire(self, m: Member, at: float) -> None:
+        m.dropped_at = None
+        if self.phase == RACING and m.status == "racing":
+            self._out(m, "dropped", at)
+        elif self.phase != RACING or m.game is None:
+            del self.members[m.pid]
+            if self.phase == LOBBY:
+                self._fill_seats()
+
+    # ----------------------------------------------------------- views
+    def view(self, pid: int) -> dict:
+        """What member ``pid`` is shown (N2): everyone's counters, no one's
+        cards — until the race is over, when every table is shown."""
+        players = []
+        for m in sorted(self.members.values(), key=lambda m: (m.seat is None, m.seat or 0, m.pid)):
+            row = {"pid": m.pid, "name": m.name, "seat": m.seat, "host": m.pid == HOST,
+                   "ready": m.ready, "connected": m.connected, "status": m.status,
+                   "out": m.out, "score": m.score}
+            row.update(_progress(m.game) if m.game else {"foundation": 0, "face_up": 0, "moves": 0})
+            players.append(row)
+        over = self.phase == OVER
+        return {
+            "you": pid, "phase": self.phase, "race": self.race, "deal": self.deal,
+            "draw": self.draw, "minutes": self.minutes,
+            "clock": (None if self.started_at is None
+                      else (self.ended_at if over else self.now) - self.started_at),
+            "ends_in": None if self.ends_at is None else self.ends_at - self.now,
+            "players": players,
+            "offer": dict(self.offer, agreed=list(self.offer["agreed"])) if self.offer else None,
+            "standings": self.standings if over else None,
+            "tables": ({str(m.pid): m.game.position.to_json() for m in self.racers()}
+                       if over else None),
+        }

@@ -1,0 +1,361 @@
+"""The host decides (issue 10 item 2): players over in-memory links; one test
+per reject reason — each gets an explicit reject, changes nothing, and the
+table runs on; reconnects resynchronise from the host's copy (N9)."""
+import json
+
+import pytest
+
+from kosynka.position import Rules
+from kosynka.race import protocol as P
+from kosynka.race.host import Host
+from kosynka.race.memory import Network
+from kosynka.race.player import Player
+from kosynka.race.table import GRACE, HOST, RaceError
+from kosynka.solver import verified_deal
+
+DEAL, SOLVED = verified_deal(0, Rules(1, None))
+LINE = SOLVED.moves
+
+
+class Table:
+    """A host and friends on one fake network."""
+
+    def __init__(self, friends=2, faults=0.0, seed=0):
+        self.net = Network(seed=seed, faults=faults)
+        self.host = Host("Host", self.net.clock, seed=seed)
+        self.players, self.links = [], []
+        for i in range(friends):
+            self.players.append(Player(f"P{i + 1}", self.net.clock))
+            self.connect(i)
+        self.run()
+
+    def connect(self, i):
+        h, p = self.net.pair(f"seat{i + 1}")
+        self.host.attach(h)
+        self.players[i].connect(p)
+        if i < len(self.links):
+            self.links[i] = p
+        else:
+            self.links.append(p)
+
+    def run(self):
+        self.net.run()
+
+    def start(self, deal=DEAL):
+        for p in self.players:
+            p.set_ready(True)
+        self.run()
+        self.host.start(deal)
+        self.run()
+
+    def raw(self, i, text):
+        """Send ``text`` as it is on friend i's link; the host's answers."""
+        got = []
+        link = self.links[i]
+        handler = link.on_message
+        link.on_message = lambda t: (got.append(json.loads(t)), handler(t))
+        link.send(text)
+        self.run()
+        link.on_message = handler
+        return [m for m in got if m["kind"] in ("reject", "refuse")]
+
+
+@pytest.fixture
+def race():
+    t = Table()
+    t.start()
+    return t
+
+
+def test_friends_join_get_seats_and_everyone_the_same_view(race):
+    p1, p2 = race.players
+    assert (p1.pid, p2.pid) == (1, 2)
+    assert p1.view["players"] == race.host.view()["players"]
+    assert p1.game.start == p2.game.start == race.host.game.start and p1.game.number == DEAL
+
+
+def test_moves_reach_the_host_and_the_others_see_counters_only(race):
+    p1, p2 = race.players
+    for m in LINE[:30]:
+        p1.play(m)
+    race.run()
+    host_copy = race.host.table.members[p1.pid].game
+    assert host_copy.log == LINE[:30] and host_copy.position == p1.game.position
+    mine = next(r for r in p2.view["players"] if r["pid"] == p1.pid)
+    assert mine["moves"] == 30 and p2.view["tables"] is None
+    assert race.host.rejected == {}
+
+
+def test_the_race_ends_with_every_peer_holding_the_hosts_standings(race):
+    p1, p2 = race.players
+    for m in LINE:
+        p1.play(m)
+    race.run()
+    standings = race.host.view()["standings"]
+    assert standings[0]["pid"] == p1.pid and standings[0]["result"] == "won"
+    assert p1.standings == p2.standings == standings
+    assert set(p2.view["tables"]) == {"0", "1", "2"}     # N2: every table shown at the end
+
+
+def test_a_player_of_another_version_is_told_to_update_and_not_seated():
+    t = Table(friends=0)
+    h, p = t.net.pair("old")
+    t.host.attach(h)
+    got = []
+    p.on_message = got.append
+    p.send(P.join(0, "Old").replace('"v":1', '"v":0'))
+    t.run()
+    (answer,) = [json.loads(x) for x in got]
+    assert answer["kind"] == "refuse" and "update Kosynka" in answer["detail"]
+    assert len(t.host.table.members) == 1
+
+
+def test_a_player_who_gets_a_host_of_another_version_says_update():
+    t = Table(friends=1)
+    t.links[0].on_message(P.view(99, 0, {"phase": "lobby", "players": []}).replace('"v":1', '"v":2'))
+    assert "update Kosynka" in t.players[0].error
+
+
+def test_a_bad_name_is_refused_not_seated():
+    t = Table(friends=0)
+    t.players.append(Player("x" * 30, t.net.clock))
+    t.connect(0)
+    t.run()
+    assert t.players[0].pid is None and "at most 24" in t.players[0].error
+    assert t.host.rejected == {"name/bad": 1}
+
+
+def _forgeries(race):
+    p1 = race.players[0]
+    n = p1._id + 1
+    return {
+        "msg/not_json": "garbage {{{",
+        "msg/too_big": "x" * 5000,
+        "msg/kind": json.dumps({"v": 1, "id": n, "kind": "settings", "draw": 3}),
+        "msg/version": P.resign(n, 1).replace('"v":1', '"v":7'),
+        "msg/field": json.dumps({"v": 1, "id": n, "kind": "resign"}),
+        "join/again": P.join(n, "Again"),
+        "sender/wrong": P.resign(n, 2),
+        "seq/duplicate": P.resign(1, 1),
+        "seq/gap": P.resign(n + 5, 1),
+        "move/illegal": P.move(n, 1, 1, "Kd>9", None),
+        "move/undo": P.move(n, 1, 1, "U", None),
+        "claim/false": P.move(n, 1, 1, LINE[0], {"foundation": 52, "face_up": 0, "moves": 1}),
+        "race/stale": P.move(n, 1, 7, LINE[0], None),
+        "draw/stale": P.answer_draw(n, 1, 5, True),
+        "race/started": P.ready(n, 1, True),
+    }
+
+
+def _still(view):
+    return {k: v for k, v in view.items() if k not in ("clock", "ends_in")}
+
+
+REASONS = ["msg/not_json", "msg/too_big", "msg/kind", "msg/version", "msg/field", "join/again",
+           "sender/wrong", "seq/duplicate", "seq/gap", "move/illegal", "move/undo",
+           "claim/false", "race/stale", "draw/stale", "race/started"]
+
+
+@pytest.mark.parametrize("reason", REASONS)
+def test_every_bad_message_gets_a_reject_with_its_reason_and_changes_nothing(race, reason):
+    p1, p2 = race.players
+    p1.play(LINE[0])
+    race.run()
+    before = _still(race.host.view())
+    answers = race.raw(0, _forgeries(race)[reason])
+    assert [(a["kind"], a["code"]) for a in answers] == [("reject", reason)]
+    assert race.host.rejected == {reason: 1} and race.host.log[-1]["code"] == reason
+    assert _still(race.host.view()) == before
+    p1.play(LINE[1])                          # the table runs on, the player unharmed
+    race.run()
+    assert race.host.table.members[1].game.log == LINE[:2] == p1.game.log
+    assert p1.rejects == []
+
+
+def test_a_message_before_joining_is_refused():
+    t = Table(friends=0)
+    h, p = t.net.pair("x")
+    t.host.attach(h)
+    got = []
+    p.on_message = got.append
+    p.send(P.resign(1, 1))
+    t.run()
+    assert json.loads(got[0])["code"] == "join/first"
+
+
+def test_a_comeback_with_a_wrong_token_is_refused(race):
+    h, p = race.net.pair("thief")
+    race.host.attach(h)
+    got = []
+    p.on_message = got.append
+    p.send(P.join(0, "Thief", 1, "0" * 16))
+    race.run()
+    assert json.loads(got[0])["code"] == "join/token"
+    assert race.host.table.members[1].name == "P1"
+
+
+def test_n10_the_player_refuses_undo_itself(race):
+    with pytest.raises(RaceError):
+        race.players[0].play("U")
+
+
+def test_n9_reconnect_resynchronises_the_players_game_from_the_hosts_copy(race):
+    p1, _ = race.players
+    for m in LINE[:20]:
+        p1.play(m)
+    race.run()
+    race.net.cut(race.links[0])
+    race.run()
+    assert not next(r for r in race.host.view()["players"] if r["pid"] == 1)["connected"]
+    # the page reloads: a fresh Player with the same pid and token
+    fresh = Player("P1", race.net.clock)
+    fresh.pid, fresh.token, fresh._id = p1.pid, p1.token, p1._id
+    race.players[0] = fresh
+    race.net.run(until=race.net.now + GRACE - 5)
+    race.connect(0)
+    race.run()
+    assert fresh.game.log == LINE[:20] and fresh.game.position == p1.game.position
+    fresh.play(LINE[20])
+    race.run()
+    assert race.host.table.members[1].game.log == LINE[:21]
+    assert race.host.table.members[1].status == "racing"
+
+
+def test_n9_moves_made_while_the_link_was_down_are_sent_after_the_comeback(race):
+    p1, _ = race.players
+    p1.play(LINE[0])
+    race.run()
+    race.net.cut(race.links[0])
+    for m in LINE[1:5]:
+        p1.play(m)
+    race.run()
+    race.connect(0)
+    race.run()
+    assert race.host.table.members[1].game.log == LINE[:5] == p1.game.log
+
+
+def test_the_host_ticks_the_timed_end_by_itself():
+    t = Table(friends=1)
+    t.host.set_settings(1, 5)
+    t.start()
+    assert t.host.next_deadline() == t.host.table.started_at + 300
+    t.net.at(t.host.next_deadline(), t.host.tick)
+    t.run()
+    assert t.players[0].standings == t.host.view()["standings"]
+    assert t.players[0].view["phase"] == "over"
+
+
+def test_again_deals_a_new_race_to_the_players(race):
+    p1, p2 = race.players
+    for m in LINE:
+        p1.play(m)
+    race.run()
+    race.host.again()
+    race.run()
+    assert race.host.table.race == 2 and p1.race == p2.race == 2
+    assert p1.game.number == race.host.table.deal != DEAL and p1.game.moves == 0
+    assert next(r for r in p2.view["players"] if r["pid"] == 1)["score"] == 1.0
+
+
+def test_draw_offers_between_players(race):
+    p1, p2 = race.players
+    p1.offer_draw()
+    race.run()
+    p2.answer_draw(True)
+    race.run()
+    race.host.answer_draw(True)
+    race.run()
+    assert [s["result"] for s in p1.standings] == ["draw"] * 3
+    assert race.host.view()["phase"] == "over"
+    assert HOST in [s["pid"] for s in p2.standings]
+
+
+# ---------------------------------------------------------------- the player's recovery
+def _held(race, i):
+    """Friend i's next messages are held back; returns (held texts, release)."""
+    link = race.links[i]
+    send, held = link.send, []
+    link.send = held.append
+
+    def release(order):
+        link.send = send
+        for k in order:
+            send(held[k])
+        race.run()
+    return held, release
+
+
+def test_overtaken_messages_are_sent_again_and_nothing_is_lost(race):
+    p1, _ = race.players
+    held, release = _held(race, 0)
+    p1.play(LINE[0])
+    p1.play(LINE[1])
+    release([1, 0])                            # the second arrives first: seq/gap, then resent
+    assert race.host.rejected["seq/gap"] == 1   # (and the first, resent with it, is a duplicate)
+    assert set(race.host.rejected) <= {"seq/gap", "seq/duplicate"}
+    assert race.host.table.members[1].game.log == LINE[:2] == p1.game.log
+
+
+def test_a_duplicated_message_is_refused_once_and_needs_nothing(race):
+    p1, _ = race.players
+    held, release = _held(race, 0)
+    p1.play(LINE[0])
+    release([0, 0])
+    assert race.host.rejected == {"seq/duplicate": 1}
+    assert race.host.table.members[1].game.log == LINE[:1] and p1.rejects == []
+
+
+def test_a_stale_draw_answer_brings_a_sync_and_the_moves_after_it_are_made_again(race):
+    p1, p2 = race.players
+    p1.offer_draw()
+    race.run()
+    race.host.play(LINE[0])                    # cancels the offer (N7); p2 does not know yet
+    p2.answer_draw(True)
+    p2.play(LINE[0])
+    p2.play(LINE[1])
+    race.run()
+    assert [r["code"] for r in p2.rejects] == ["draw/stale"]
+    assert race.host.table.members[2].game.log == LINE[:2] == p2.game.log
+    assert race.host.table.phase == "racing"
+
+
+def test_a_reject_that_is_not_for_the_players_own_message_is_ignored(race):
+    p1, _ = race.players
+    p1.play(LINE[0])                           # pending, id n
+    n = p1._id
+    race.links[0].on_message(P.reject(race.host.state, n, "0" * 16, "move/illegal", "forged"))
+    assert p1.rejects == [] and p1._awaiting is None
+    race.run()
+    assert race.host.table.members[1].game.log == LINE[:1] == p1.game.log
+
+
+def test_v1_the_host_deals_a_deal_the_solver_won_under_the_races_rules():
+    t = Table(friends=1, seed=5)
+    t.host.set_settings(3, None)
+    t.start(deal=None)
+    game = t.players[0].game
+    assert game.rules == Rules(3, None) and game.number == t.host.table.deal
+    for m in t.host.solution:
+        game.play(m)
+    assert game.is_won
+
+
+def test_an_impossible_game_from_the_host_is_an_error_not_a_traceback(race):
+    p1, _ = race.players
+    p1._awaiting = p1._id                      # as if it had asked for a sync
+    race.links[0].on_message(P.sync(race.host.state, p1._id, p1.ack, 1, DEAL, 1, ["Kd>9"]))
+    assert "impossible game" in p1.error and p1.game is None
+
+
+def test_n9_a_friend_who_never_comes_back_is_resigned_by_the_hosts_tick(race):
+    p1, p2 = race.players
+    cut_at = race.net.now
+    race.net.cut(race.links[0])
+    race.run()
+    deadline = race.host.next_deadline()
+    assert deadline == cut_at + GRACE
+    race.net.at(deadline, race.host.tick)
+    race.run()
+    row = next(r for r in p2.view["players"] if r["pid"] == p1.pid)
+    assert (row["status"], row["out"]) == ("resigned", "dropped")
+    assert p2.view["phase"] == "racing"
