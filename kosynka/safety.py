@@ -4,8 +4,9 @@
 :func:`safe` says whether a card may go to its foundation with no alternative
 ever needed: playing it never turns a winnable game into a lost one (the proof
 is in its docstring). The solver (``kosynka.solver``) applies these moves
-without searching them; :func:`next_safe_move` gives the player's table the
-same moves, one at a time, in the pinned notation.
+without searching them (the rule inlined in its inner loop, ``_safe_autos``,
+and :func:`safe_back` imported from here); :func:`next_safe_move` gives the
+player's table the same moves, one at a time, in the pinned notation.
 
 >>> from kosynka.position import Position
 >>> p = Position.deal(3)

@@ -17,9 +17,13 @@ def test_doctests():
 
 
 def test_the_solver_uses_the_same_rule():
+    """The solver imports the rule from here; ``safe`` is ``safe_back`` for the
+    card its foundation takes next."""
+    assert solver._safe_back is kosynka.safety.safe_back
     for found in itertools.product(range(14), repeat=4):
         for card in range(52):
-            assert solver._safe(card, found) == safe(card, found)
+            nxt = found[card & 3] == card >> 2
+            assert safe(card, found) == (nxt and kosynka.safety.safe_back(card, found))
 
 
 def test_aces_always_twos_once_the_other_colour_is_up():
