@@ -77,3 +77,16 @@ def test_bad_requests_are_answered_with_an_error_and_start_nothing():
         ans = PROTOCOL.parse(jobs.receive(req(kind, 9, **fields)))
         assert ans["kind"] == "error" and ans["id"] == 9, (kind, ans)
     assert not jobs.busy
+
+
+def test_a_search_that_fails_answers_an_error_and_the_worker_goes_on():
+    class Exhausted:  # as VerifiedDealSearch past the last deal number
+        def step(self, n):
+            raise ValueError("no verified deal at or after 18446744073709551615")
+
+    jobs = Jobs()
+    jobs.jobs[4] = Exhausted()
+    jobs.receive(req("deal", 5, start=40, draw=1, redeals=None))
+    answers = run(jobs) + run(jobs)
+    assert [(a["id"], a["kind"]) for a in answers] == [(4, "error"), (5, "dealt")]
+    assert "no verified deal" in answers[0]["error"]

@@ -183,3 +183,13 @@ def test_layout_long_column_closes_up_but_fits():
     fd, fu = web.layout.column_offsets(6, 13, g)
     assert fu >= web.layout.MIN_FU
     assert fd * 6 + fu * 12 + g.ch + g.col_top <= 400 or fu == web.layout.MIN_FU
+
+
+def test_T2_records_of_another_tab_are_never_overwritten():
+    backend = MemoryBackend()
+    a, b = Store(backend), Store(backend)  # two tabs, each loaded the records once
+    a.record_win("d1", 100, 90, assisted=False)
+    b.record_win("d3", 200, 120, assisted=False)
+    fresh = Store(backend)
+    assert fresh.best("d1") == {"time": 100, "moves": 90} and fresh.best("d3") == {"time": 200, "moves": 120}
+    assert fresh.stats["won"] == 2

@@ -90,12 +90,13 @@ class Slicer:
 class WorkerClient:
     """The page's side of ``web/solver-worker.mjs``: requests become futures."""
 
-    def __init__(self, on_ready: Callable[..., None], on_up: Callable[[bool], None]) -> None:
+    def __init__(self, stats: Callable[..., None], on_up: Callable[[bool], None]) -> None:
         import js
         from pyodide.ffi import create_proxy
 
-        self.on_ready = on_ready
+        self.stats = stats
         self.on_up = on_up  # called with True once up, False if it failed
+        self.stopped = 0  # searches the worker stopped on a cancel, mid-way
         self.t0 = time.perf_counter()
         self.ready = False
         self.failed = False
@@ -122,12 +123,15 @@ class WorkerClient:
         if kind in ("ready", "failed"):
             self.ready = kind == "ready"
             self.failed = not self.ready
-            self.on_ready(worker_boot=msg.get("boot", "failed"),
-                          worker_ready_s=round(time.perf_counter() - self.t0, 3))
+            self.stats(worker_boot=msg.get("boot", "failed"),
+                       worker_ready_s=round(time.perf_counter() - self.t0, 3))
             self.on_up(self.ready)
             if self.failed:
                 self._fail(msg["error"])
             return
+        if kind == "cancelled":
+            self.stopped += 1
+            self.stats(worker_stopped=self.stopped)
         fut = self._pending.pop(msg["id"], None)
         if fut is None or fut.done():
             return
@@ -206,6 +210,7 @@ class Finish:
         if self.cancelled:
             return None
         if client.worker_idle() or (not self.on_page and client.worker_up_now()):
+            where = "worker"
             self._request, fut = client.worker.request(
                 "solve", position=self.position.to_json(), draw=rules.draw, redeals=rules.redeals,
                 max_states=FINISH_STATES, max_seconds=FINISH_SECONDS)
@@ -213,9 +218,9 @@ class Finish:
                 ans = await fut
                 if ans is not None:
                     res = SolveResult(ans["result"], list(ans["moves"]), ans["states"], ans["seconds"])
-                    where = "worker"
             except RuntimeError:
                 res = None
+                where = "page"
         if res is None and not self.cancelled and self.on_page:
             solver = Solver(self.position, max_states=FINISH_STATES, max_seconds=FINISH_SECONDS)
             res = await client.slicer.run(solver, lambda: self.cancelled)

@@ -104,8 +104,12 @@ class Jobs:
         id, job = next(iter(self.jobs.items()))
         t0 = self.clock()
         res = None
-        while res is None and self.clock() - t0 < SLICE_S:
-            res = job.step(self.n)
+        try:
+            while res is None and self.clock() - t0 < SLICE_S:
+                res = job.step(self.n)
+        except ValueError as e:  # e.g. no verified deal up to the last deal number
+            del self.jobs[id]
+            return [_answer("error", id, error=str(e))]
         if res is None:
             return []
         del self.jobs[id]

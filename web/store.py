@@ -20,7 +20,8 @@ Decisions (user-visible):
   variant. Statistics are global: played, won, current and best streak. A game counts
   as played once a move was made in it and it was won or abandoned (New deal,
   Restart, Deal of the day or a link while it was in progress); abandoning ends the
-  current streak.
+  current streak. Records are read afresh from storage before each change, so a
+  win or an abandoned game in another tab is never overwritten.
 - A win the solver finished (F2, ``assisted``) is counted apart, as "finished by
   the solver" (``stats.assisted``), and nowhere else: not played, not won, the
   streak neither grows nor ends, no record — so the win rate, the streaks and the
@@ -245,6 +246,7 @@ class Store:
 
     def record_abandon(self) -> None:
         """A game with moves was left unfinished: played +1, streak ends."""
+        self.reload_records()
         st = self.stats
         st["played"] += 1
         st["streak"] = 0
@@ -254,6 +256,7 @@ class Store:
                    daily: str | None = None) -> WinResult:
         """Count a win: the player's own sets records, one the solver finished
         (``assisted``, F2) only counts apart. ``daily`` = date of the Deal of the day."""
+        self.reload_records()
         st = self.stats
         res = WinResult(False, False)
         if assisted:

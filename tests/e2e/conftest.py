@@ -18,6 +18,13 @@ Fixtures
 ``desktop_page``    a page in a fresh desktop context (1280×800).
 ``wait_ready(page)`` waits (Playwright wait, no sleep) for ``body[data-state=ready]``
                     and fails fast, with the page's errors, if Python failed.
+``table_page``      ONE booted phone page (360×640, touch, reduced motion, no
+                    snapshot or service worker) shared by the gameplay tests that
+                    do not test start-up, reset before each test
+                    (``gamekit.reset_table``: sheet closed, a neutral deal with no
+                    move, localStorage cleared, hints off). A test that changes
+                    settings, reloads, or needs other start-up conditions makes its
+                    own page.
 
 Options of the page (``boot`` / ``kosynka_boot`` below): ``new_context(..., boot={
 "snapshot": False, "sw": False})`` sets ``globalThis.KOSYNKA_BOOT`` before any page
@@ -242,3 +249,31 @@ def wait_ready(page, timeout: float = READY_TIMEOUT_MS):
 @pytest.fixture(name="wait_ready")
 def wait_ready_fixture():
     return wait_ready
+
+
+@pytest.fixture(scope="session")
+def _shared_table(browser, server):
+    import json
+
+    from gamekit import NO_BOOT_EXTRAS
+
+    ctx = browser.new_context(**PHONE, reduced_motion="reduce")
+    ctx.add_init_script(BOOT_SCRIPT % json.dumps(NO_BOOT_EXTRAS))
+    foreign = []
+    ctx.on("request", lambda req: foreign.append(req.url)
+           if not _same_origin(req.url, {server.origin}) else None)
+    page = _watch(ctx.new_page())
+    page.goto(server.url + "#deal=0&draw=1")
+    wait_ready(page)
+    yield page
+    ctx.close()
+    assert not foreign, f"requests to other origins (O3): {foreign[:10]}"
+
+
+@pytest.fixture
+def table_page(_shared_table):
+    from gamekit import reset_table
+
+    reset_table(_shared_table)
+    _shared_table.errors.clear()
+    return _shared_table

@@ -22,11 +22,35 @@ def solver_line(number: int, draw: int = 1) -> tuple[str, ...]:
 
 
 def open_deal(page, base_url, wait_ready, number: int, draw: int = 1, redeals=None):
+    """Open a deal by its link (V2): a fresh page boots on it; a booted page (the
+    shared ``table``) changes deal on the hash, with no reload."""
     h = f"#deal={number}&draw={draw}" + ("" if redeals is None else f"&redeals={redeals}")
     page.goto(base_url + h)
     wait_ready(page)
-    assert page.evaluate("document.body.dataset.deal") == str(number)
+    page.wait_for_function(f"document.body.dataset.deal === '{number}' && document.body.dataset.mode === 'ready'")
     return page
+
+
+def reset_table(page):
+    """Make a booted page as if just opened: no sheet, no solver at work, a deal with
+    no move, nothing kept on the device, hints off."""
+    page.keyboard.press("Escape")  # closes a sheet (a confirmation as "no")
+    if page.evaluate("document.body.dataset.mode") == "thinking":
+        page.click("[data-action=finish]")  # stops the solver
+    page.wait_for_function("['ready', 'won'].includes(document.body.dataset.mode)")
+    neutral = "1" if page.evaluate("document.body.dataset.deal") == "0" else "0"
+    page.evaluate(f"location.hash = '#deal={neutral}&draw=1'")
+    page.wait_for_function(f"document.body.dataset.deal === '{neutral}' || "
+                           "!!document.querySelector('#sheet [data-action=confirm]')")
+    if page.locator("#sheet [data-action=confirm]").count():
+        page.click("#sheet [data-action=confirm]")
+        page.wait_for_function(f"document.body.dataset.deal === '{neutral}'")
+    # nothing kept on the device but the verified deals prepared ahead (the page
+    # holds them in memory too)
+    page.evaluate("(() => { const next = localStorage.getItem('kosynka.next'); localStorage.clear();"
+                  " if (next) localStorage.setItem('kosynka.next', next); })()")
+    if page.get_attribute("[data-action=hint]", "aria-pressed") == "true":
+        page.click("[data-action=hint]")
 
 
 def table(page) -> dict:

@@ -31,90 +31,93 @@ def desk(new_context):
     return pg
 
 
-def test_dom_contract_fresh_deal(phone, base_url, wait_ready):
+def test_dom_contract_fresh_deal(table_page, base_url, wait_ready):
     """R2 layout in the DOM contract: piles, cards bottom → top, controls, body data."""
-    open_deal(phone, base_url, wait_ready, 1)
-    assert table(phone) == expected_table(Game.new(1))
-    assert phone.locator(".card").count() == 52
-    assert phone.locator("[data-face=up]").count() == 7
-    assert phone.locator("[data-face=down][data-card]").count() == 0
+    open_deal(table_page, base_url, wait_ready, 1)
+    assert table(table_page) == expected_table(Game.new(1))
+    assert table_page.locator(".card").count() == 52
+    assert table_page.locator("[data-face=up]").count() == 7
+    assert table_page.locator("[data-face=down][data-card]").count() == 0
     for action in ("new", "restart", "undo", "hint", "finish", "settings"):
-        assert phone.locator(f"#panel [data-action={action}]").count() == 1
-    assert phone.evaluate("document.body.dataset.state") == "ready"
-    assert not phone.errors
+        assert table_page.locator(f"#panel [data-action={action}]").count() == 1
+    # nothing to undo yet (C5); every other control answers
+    assert table_page.eval_on_selector_all("#panel [data-action]", "els => els.filter(b => b.disabled)"
+                                           ".map(b => b.dataset.action)") == ["undo"]
+    assert table_page.evaluate("document.body.dataset.variant") == "d1"
+    assert not table_page.errors
 
 
-def test_tap_tap_stock_and_illegal_tap(phone, base_url, wait_ready):
+def test_tap_tap_stock_and_illegal_tap(table_page, base_url, wait_ready):
     """C1 tap-tap, C3 stock tap; an illegal destination puts the card back, no move (T1)."""
     number, move = deal_with_move(("col",))
-    open_deal(phone, base_url, wait_ready, number)
+    open_deal(table_page, base_url, wait_ready, number)
     g = Game.new(number)
     card = move.split(">")[0]
     # pick up, then tap an illegal place: nothing happens
-    tap_card(phone, card, touch=True)
-    assert phone.locator(f'[data-card="{card}"].picked').count() == 1
+    tap_card(table_page, card, touch=True)
+    assert table_page.locator(f'[data-card="{card}"].picked').count() == 1
     illegal = next(f"t{i}" for i in range(1, 8) if str(i) not in g.targets(card)
                    and f"t{i}" != pile_of(move) and g.position.columns[i - 1][-1:] != ())
-    tap_pile(phone, illegal, touch=True)
-    assert phone.locator(".picked").count() == 0
-    assert counter(phone, "moves") == "0"
-    assert table(phone) == expected_table(g)
+    tap_pile(table_page, illegal, touch=True)
+    assert table_page.locator(".picked").count() == 0
+    assert counter(table_page, "moves") == "0"
+    assert table(table_page) == expected_table(g)
     # tap it again: put down
-    tap_card(phone, card, touch=True)
-    tap_card(phone, card, touch=True)
-    assert phone.locator(".picked").count() == 0
+    tap_card(table_page, card, touch=True)
+    tap_card(table_page, card, touch=True)
+    assert table_page.locator(".picked").count() == 0
     # legal move by taps
-    play_by_taps(phone, move, touch=True)
+    play_by_taps(table_page, move, touch=True)
     g.play(move)
-    wait_moves(phone, 1)
-    assert table(phone) == expected_table(g)
+    wait_moves(table_page, 1)
+    assert table(table_page) == expected_table(g)
     # stock tap draws
-    tap_pile(phone, "stock", touch=True)
+    tap_pile(table_page, "stock", touch=True)
     g.play("D")
-    wait_moves(phone, 2)
-    assert table(phone) == expected_table(g)
-    assert not phone.errors
+    wait_moves(table_page, 2)
+    assert table(table_page) == expected_table(g)
+    assert not table_page.errors
 
 
-def test_undo_keeps_reveal_C5(phone, base_url, wait_ready):
+def test_undo_keeps_reveal_C5(table_page, base_url, wait_ready):
     number, move = deal_with_move(("col",))
     g = Game.new(number)
     src = next(i for i, col in enumerate(g.position.columns) if col and col[-1] == __import__("kosynka").parse_card(move.split(">")[0]))
     assert g.position.down[src] > 0, "the chosen move should turn a card up"
-    open_deal(phone, base_url, wait_ready, number)
-    play_by_taps(phone, move)
-    wait_moves(phone, 1)
+    open_deal(table_page, base_url, wait_ready, number)
+    play_by_taps(table_page, move)
+    wait_moves(table_page, 1)
     g.play(move)
-    revealed = table(phone)[f"t{src + 1}"][-1]
+    revealed = table(table_page)[f"t{src + 1}"][-1]
     assert revealed != "?"
-    phone.click("[data-action=undo]")
-    wait_moves(phone, 2)
+    table_page.click("[data-action=undo]")
+    wait_moves(table_page, 2)
     g.undo()
-    after = table(phone)
+    after = table(table_page)
     assert after == expected_table(g)
     assert after[f"t{src + 1}"][-2:] == [revealed, move.split(">")[0]]  # stays face up
-    assert not phone.errors
+    assert not table_page.errors
 
 
-def test_hints_outline_every_target_C4(phone, base_url, wait_ready):
+def test_hints_outline_every_target_C4(table_page, base_url, wait_ready):
     number, move = deal_with_move(("col",))
-    open_deal(phone, base_url, wait_ready, number)
+    open_deal(table_page, base_url, wait_ready, number)
     g = Game.new(number)
     card = move.split(">")[0]
-    tap_card(phone, card)
-    assert phone.locator("[data-hint]").count() == 0  # hints start off
-    tap_card(phone, card)  # put down
-    phone.click("[data-action=hint]")
-    tap_card(phone, card)
+    tap_card(table_page, card)
+    assert table_page.locator("[data-hint]").count() == 0  # hints start off
+    tap_card(table_page, card)  # put down
+    table_page.click("[data-action=hint]")
+    tap_card(table_page, card)
     want = sorted(pile_of(f"{card}>{d}") for d in g.targets(card))
-    got = sorted(phone.eval_on_selector_all("[data-hint]", "els => els.map(e => e.dataset.pile)"))
+    got = sorted(table_page.eval_on_selector_all("[data-hint]", "els => els.map(e => e.dataset.pile)"))
     assert got == want and want
     # the outline is drawn in red on the destination's top card
-    outline = phone.eval_on_selector(f'[data-pile="{want[0]}"] .card:last-child',
+    outline = table_page.eval_on_selector(f'[data-pile="{want[0]}"] .card:last-child',
                                      "e => getComputedStyle(e).outlineColor")
     assert outline.startswith("rgb(255, 31, 45")
-    tap_card(phone, card)
-    assert phone.locator("[data-hint]").count() == 0
+    tap_card(table_page, card)
+    assert table_page.locator("[data-hint]").count() == 0
 
 
 def _drag(page, card: str, pile: str, touch: bool):
@@ -266,19 +269,19 @@ def open_deal_after_one_move(phone, base_url, wait_ready) -> int:
     return number
 
 
-def test_new_deal_confirms_when_in_progress(phone, base_url, wait_ready):
-    number = open_deal_after_one_move(phone, base_url, wait_ready)
-    phone.click("[data-action=new]")
-    phone.click("[data-action=cancel]")
-    assert phone.evaluate("document.body.dataset.deal") == str(number)
-    phone.click("[data-action=new]")
-    phone.click("[data-action=confirm]")
-    phone.wait_for_function(f"document.body.dataset.deal !== '{number}'")
-    assert counter(phone, "moves") == "0"
-    assert phone.locator("[data-face=up]").count() == 7
+def test_new_deal_confirms_when_in_progress(table_page, base_url, wait_ready):
+    number = open_deal_after_one_move(table_page, base_url, wait_ready)
+    table_page.click("[data-action=new]")
+    table_page.click("[data-action=cancel]")
+    assert table_page.evaluate("document.body.dataset.deal") == str(number)
+    table_page.click("[data-action=new]")
+    table_page.click("[data-action=confirm]")
+    table_page.wait_for_function(f"document.body.dataset.deal !== '{number}'")
+    assert counter(table_page, "moves") == "0"
+    assert table_page.locator("[data-face=up]").count() == 7
     # the address is the link to the deal on the table (V2)
-    deal = phone.evaluate("document.body.dataset.deal")
-    assert f"deal={deal}" in phone.url
+    deal = table_page.evaluate("document.body.dataset.deal")
+    assert f"deal={deal}" in table_page.url
 
 
 def test_restart_and_variant_change(phone, base_url, wait_ready):
@@ -309,23 +312,23 @@ def test_restart_and_variant_change(phone, base_url, wait_ready):
     assert not phone.errors
 
 
-def test_link_opens_deal_and_variant_V2(phone, base_url, wait_ready):
+def test_link_opens_deal_and_variant_V2(table_page, base_url, wait_ready):
     """A link with number + variant opens that deal; over a game in progress it asks first."""
-    open_deal(phone, base_url, wait_ready, 123, draw=3, redeals=2)
-    assert phone.evaluate("document.body.dataset.variant") == "d3r2"
-    assert table(phone) == expected_table(Game.new(123, __import__("kosynka").Rules(3, 2)))
-    phone.click("[data-pile=stock]", position={"x": 8, "y": 6})
-    wait_moves(phone, 1)
-    phone.evaluate("location.hash = '#deal=456&draw=1'")
-    phone.click("[data-action=cancel]")
-    assert phone.evaluate("document.body.dataset.deal") == "123"
-    assert "deal=123" in phone.url  # the address follows the table again
-    phone.evaluate("location.hash = '#deal=456&draw=1'")
-    phone.click("[data-action=confirm]")
-    phone.wait_for_function("document.body.dataset.deal === '456'")
-    assert phone.evaluate("document.body.dataset.variant") == "d1"
-    assert table(phone) == expected_table(Game.new(456))
-    assert not phone.errors
+    open_deal(table_page, base_url, wait_ready, 123, draw=3, redeals=2)
+    assert table_page.evaluate("document.body.dataset.variant") == "d3r2"
+    assert table(table_page) == expected_table(Game.new(123, __import__("kosynka").Rules(3, 2)))
+    table_page.click("[data-pile=stock]", position={"x": 8, "y": 6})
+    wait_moves(table_page, 1)
+    table_page.evaluate("location.hash = '#deal=456&draw=1'")
+    table_page.click("[data-action=cancel]")
+    assert table_page.evaluate("document.body.dataset.deal") == "123"
+    assert "deal=123" in table_page.url  # the address follows the table again
+    table_page.evaluate("location.hash = '#deal=456&draw=1'")
+    table_page.click("[data-action=confirm]")
+    table_page.wait_for_function("document.body.dataset.deal === '456'")
+    assert table_page.evaluate("document.body.dataset.variant") == "d1"
+    assert table(table_page) == expected_table(Game.new(456))
+    assert not table_page.errors
 
 
 def test_blocked_storage_still_plays_and_says_so(new_context, base_url, wait_ready):
