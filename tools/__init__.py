@@ -5,5 +5,7 @@ bundle, never imported by the engine at import time.
   bundle ``web/vendor/app.zip`` with its build records, and the static dev
   server behind ``python3 -m kosynka serve``;
 * :mod:`tools.pyimports` — which modules a Python file imports (ast), for the
-  bundle's rule and the no-import-cycle test.
+  bundle's rule and the no-import-cycle test;
+* :mod:`tools.snapshot` — the memory snapshot shipped with the build, made by
+  ``tools/make-snapshot.mjs`` (Pyodide under Node.js) when the runtime is vendored.
 """

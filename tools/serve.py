@@ -56,6 +56,7 @@ import zipfile
 from pathlib import Path
 
 from .pyimports import imports, module_name, ours
+from .snapshot import ensure_snapshot
 
 __all__ = ["ROOT", "ensure_vendor", "ensure_bundle", "browser_modules", "make_server", "main",
            "VendorError"]
@@ -243,10 +244,10 @@ def _shell_files(root: Path) -> list[str]:
             continue
         if any(p.startswith(".") for p in rel.parts) or path.suffix in (".map", ".tmp", ".pyc"):
             continue
-        if rel.parts[:2] == ("web", "vendor") and path.name in (
+        if rel.parts[:2] == ("web", "vendor") and (path.name in (
             "build.json", "build.mjs", "sw-manifest.js",
-        ):
-            continue
+        ) or path.name.startswith("snapshot-")):
+            continue  # the shipped snapshot is named by this version, kept apart
         if path.suffix == ".py" and rel.parts[1] in ("icons", "boot"):
             continue  # build-time scripts, not part of the page
         files.append(rel.as_posix())
@@ -374,7 +375,9 @@ def ensure_vendor(root: Path | str | None = None) -> dict:
     for old in (vendor / "pyscript").iterdir():
         if old.name not in wanted:
             old.unlink()
-    return ensure_bundle(root)
+    record = ensure_bundle(root)
+    ensure_snapshot(root, record)  # issue 15; fails soft
+    return record
 
 
 # --------------------------------------------------------------------- server

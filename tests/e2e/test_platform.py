@@ -58,9 +58,10 @@ def test_ready_and_every_module_imports_in_pyodide(page, base_url):
 
 
 def test_second_launch_boots_from_memory_snapshot(new_context, base_url):
-    """Issue 5 item 4: first launch boots normally and makes a snapshot in the
-    background; the next launches restore it, with `random` reseeded."""
-    ctx = new_context("phone", boot={"sw": False})
+    """Issue 5 item 4: without the shipped snapshot (issue 15), the first launch
+    boots normally and makes a snapshot in the background; the next launches
+    restore it, with `random` reseeded."""
+    ctx = new_context("phone", boot={"sw": False, "shipped": False})
     first = ctx.new_page()
     first.goto(base_url)
     wait_ready(first)
@@ -152,9 +153,9 @@ def test_plain_python_http_server(new_context, plain_http_server):
     wait_ready(page)
 
 
-WORKER_JS = """async (base) => {
+WORKER_JS = """async ([base, opts]) => {
     const src = `import { loadAppPyodide } from "${base}web/boot/worker-pyodide.mjs";
-        const { py, boot } = await loadAppPyodide();
+        const { py, boot } = await loadAppPyodide(${JSON.stringify(opts)});
         postMessage([boot, py.runPython("import kosynka.solver, random; str(random.random())")]);`;
     const url = URL.createObjectURL(new Blob([src], {type: 'text/javascript'}));
     return await new Promise((resolve, reject) => {
@@ -166,17 +167,19 @@ WORKER_JS = """async (base) => {
 
 
 def test_worker_pyodide_restores_the_snapshot(new_context, base_url):
-    """web/boot/worker-pyodide.mjs: a worker of ours gets Pyodide with the app,
-    from the snapshot once one is stored (reseeded), normally before that."""
-    ctx = new_context("desktop", boot={"sw": False})
+    """web/boot/worker-pyodide.mjs: a worker of ours gets Pyodide with the app, from
+    the page's stored snapshot once there is one (reseeded), else from the shipped
+    one (issue 15), else normally."""
+    ctx = new_context("desktop", boot={"sw": False, "shipped": False})
     page = ctx.new_page()
     page.goto(base_url)
     wait_ready(page)
-    before = page.evaluate(WORKER_JS, base_url)
+    before = page.evaluate(WORKER_JS, [base_url, {"shipped": False}])
+    shipped = page.evaluate(WORKER_JS, [base_url, {}])
     page.wait_for_function(f"['saved', 'failed'].includes({HTML}.snapshot)", timeout=90_000)
     assert page.evaluate(f"{HTML}.snapshot") == "saved"
-    first = page.evaluate(WORKER_JS, base_url)
-    second = page.evaluate(WORKER_JS, base_url)
+    first = page.evaluate(WORKER_JS, [base_url, {"shipped": False}])
+    second = page.evaluate(WORKER_JS, [base_url, {"shipped": False}])
     assert before[0] == "normal"
-    assert first[0] == second[0] == "snapshot"
+    assert shipped[0] == first[0] == second[0] == "snapshot"
     assert first[1] != second[1]

@@ -1,20 +1,38 @@
 // PyScript's `interpreter` (see pyscript.toml): the vendored Pyodide, booted
-// from a memory snapshot when one of this runtime + app version is stored.
+// from a memory snapshot of this runtime + app version whenever there is one.
 //
-// - First launch: normal boot; once the page is ready and idle, a Web Worker
-//   makes a snapshot (snapshot-worker.mjs) and stores it in IndexedDB.
-// - Next launches: loadPyodide({_loadSnapshot}) restores the heap with the app's
-//   pure modules already imported; `random` is reseeded from the OS entropy
-//   (the snapshot froze its state). Any failure -> normal boot, snapshot dropped.
+// Where the snapshot comes from, first found wins:
+// 1. "stored"  — IndexedDB (snapshot-store.mjs), kept by an earlier visit;
+// 2. "shipped" — web/vendor/snapshot-<build.version>.bin.gz, made at build time
+//    (tools/make-snapshot.mjs), fetched and gunzipped as it arrives. A first
+//    visit starts from it; once the app is ready and the page idle, a worker
+//    keeps the bytes in IndexedDB, so later visits skip the download and gunzip;
+// 3. none — normal boot; once the app is ready and the page idle, a worker
+//    makes a snapshot (snapshot-worker.mjs) and stores it: the fallback when the
+//    shipped one is missing or does not restore.
+// Both are looked for in a worker (snapshot-find.mjs), off the page's thread.
+// loadPyodide({_loadSnapshot}) restores the heap with the app's pure modules
+// already imported; `random` is then reseeded from the OS entropy (the snapshot
+// froze its state). A snapshot that fails to restore: normal boot; a stored one
+// that failed while a normal boot works is deleted.
+//
 // - document.documentElement.dataset.boot = "snapshot" | "normal";
-//   dataset.snapshot = "making" | "saved" | "failed" | "off" (status of the
-//   background snapshot); globalThis.kosynkaPyodide is the interpreter (tests).
+//   dataset.snapshot = "storing" | "making" | "saved" | "failed" | "off" (the
+//   IndexedDB copy); globalThis.kosynkaPyodide is the interpreter (tests).
+// - globalThis.kosynkaBootTiming: source ("stored" | "shipped" | "normal"),
+//   snapshot_miss {stored, shipped} (why not), snapshot_bytes (sizes, ms the
+//   worker took to read or fetch + gunzip them), ms marks from navigation start:
+//   module_loaded, snapshot_ready (bytes in memory, or none found), boot_start
+//   (PyScript asks for Pyodide), pyodide_loaded.
 // - globalThis.KOSYNKA_BOOT = {snapshot: false} (set before this loads) turns
-//   snapshots off; so does a browser that blocks storage. {compress: true}
-//   stores it gzipped (CompressionStream; 31 MB -> 6 MB, slower to read).
+//   snapshots off; {shipped: false} skips the shipped one; {compress: true}
+//   stores it gzipped (31 MB -> 6 MB, slower to read). A browser that blocks
+//   storage restores the shipped one but keeps none.
 import { loadPyodide as loadVendored, version } from "../vendor/pyodide/pyodide.mjs";
 import build from "../vendor/build.mjs";
-import { snapshotKey, readSnapshot, deleteSnapshot } from "./snapshot-store.mjs";
+import { findSnapshot, deleteSnapshot } from "./snapshot-store.mjs";
+import { whenReadyAndIdle } from "./when-ready.mjs";
+import { REINIT } from "./snapshot-prepare.mjs";
 
 export { version };
 
@@ -24,68 +42,102 @@ const cfg = globalThis.KOSYNKA_BOOT || {};
 const timing = (globalThis.kosynkaBootTiming ||= {});
 const mark = (name) => (timing[name] = Math.round(performance.now()));
 
-const REINIT = `
-import importlib, random
-importlib.invalidate_caches()
-random.seed()
-`;
-
+const useSnapshot = cfg.snapshot !== false;
 // storage blocked (web/boot/paint.js found out): a snapshot could not be kept
-const useSnapshot = cfg.snapshot !== false && html.dataset.storage !== "blocked";
-const key = snapshotKey(build);
-// read it now, while PyScript is still setting up, not when it asks for Pyodide
+const keep = useSnapshot && html.dataset.storage !== "blocked";
 const miss = {};
-const pending = useSnapshot ? readSnapshot(key, miss) : Promise.resolve(null);
+
+// findSnapshot in a worker (snapshot-find.mjs); on the page if no worker starts.
+function findInWorker(options) {
+  let worker;
+  try {
+    worker = new Worker(new URL("./snapshot-find.mjs", import.meta.url), { type: "module" });
+  } catch (e) {
+    return findSnapshot(build, options, miss);
+  }
+  return new Promise((resolve) => {
+    worker.onmessage = ({ data }) => {
+      worker.terminate();
+      Object.assign(miss, data.miss);
+      resolve(data.snap);
+    };
+    worker.onerror = () => {
+      worker.terminate();
+      resolve(findSnapshot(build, options, miss));
+    };
+    worker.postMessage(options);
+  });
+}
+
+// Read now, while PyScript is still setting up, not when it asks for Pyodide.
+// No service worker controls the page yet: most likely a first visit, so the
+// shipped file is fetched beside the IndexedDB read, not after it.
+const pending = useSnapshot
+  ? findInWorker({
+    stored: keep, shipped: cfg.shipped !== false, early: !navigator.serviceWorker?.controller,
+  }).then((snap) => {
+    mark("snapshot_ready");
+    return snap;
+  })
+  : Promise.resolve(null);
 mark("module_loaded");
+
+// The runtime's big files, fetched once the table is painted, not when PyScript
+// asks for Pyodide (~1 s later at 4x throttle). Preloads in the page's head
+// would delay the first paint (measured ~+0.2 s at 4x throttle).
+function preloadRuntime() {
+  const files = [["pyodide.asm.mjs", "modulepreload"], ["pyodide.asm.wasm"],
+    ["python_stdlib.zip"], ["pyodide-lock.json"]];
+  for (const [name, rel = "preload"] of files) {
+    const link = document.createElement("link");
+    link.rel = rel;
+    link.href = indexURL + name;
+    if (rel === "preload") {
+      link.as = "fetch";
+      link.crossOrigin = "anonymous";
+    }
+    document.head.append(link);
+  }
+}
+requestAnimationFrame(() => setTimeout(preloadRuntime));
+
+function booted(py, source) {
+  html.dataset.boot = source === "normal" ? "normal" : "snapshot";
+  timing.source = source;
+  globalThis.kosynkaPyodide = py;
+  mark("pyodide_loaded");
+  return py;
+}
 
 export async function loadPyodide(options = {}) {
   mark("boot_start");
   const snap = await pending;
-  mark("snapshot_read");
-  if (miss.why) timing.snapshot_miss = miss.why;
+  if (Object.keys(miss).length) timing.snapshot_miss = miss;
   if (snap) {
+    timing.snapshot_bytes = snap.meta;
     try {
       const py = await loadVendored({ ...options, indexURL, _loadSnapshot: snap.bytes });
       py.runPython(REINIT);
-      html.dataset.boot = "snapshot";
-      html.dataset.snapshot = "saved";
-      globalThis.kosynkaPyodide = py;
-      mark("pyodide_loaded");
-      return py;
+      if (snap.source === "shipped" && keep) whenReadyAndIdle(() => keepSnapshot(snap.bytes));
+      else html.dataset.snapshot = keep ? "saved" : "off";
+      return booted(py, snap.source);
     } catch (e) {
-      console.warn("kosynka: snapshot restore failed, booting normally", e);
-      await deleteSnapshot();
+      console.warn(`kosynka: ${snap.source} snapshot did not restore, booting normally`, e);
+      timing.snapshot_miss = { ...miss, [snap.source]: String(e && e.message || e).slice(0, 200) };
     }
   }
   const py = await loadVendored({ ...options, indexURL });
-  html.dataset.boot = "normal";
-  globalThis.kosynkaPyodide = py;
-  mark("pyodide_loaded");
-  if (useSnapshot) scheduleSnapshot(key);
+  // a normal boot works: the stored snapshot was the trouble (not the network)
+  if (snap?.source === "stored") await deleteSnapshot();
+  if (keep) whenReadyAndIdle(() => keepSnapshot(null));
   else html.dataset.snapshot = "off";
-  return py;
+  return booted(py, "normal");
 }
 
-// Make the snapshot after the app is ready and the page is idle, never
-// competing with the first boot.
-function scheduleSnapshot(key) {
-  const start = () => {
-    const idle = globalThis.requestIdleCallback || ((f) => setTimeout(f, 200));
-    idle(() => makeSnapshot(key), { timeout: 3000 });
-  };
-  const ready = () => ["ready", "won"].includes(document.body?.dataset.state);
-  if (ready()) return start();
-  const obs = new MutationObserver(() => {
-    if (ready()) {
-      obs.disconnect();
-      start();
-    }
-  });
-  obs.observe(html, { attributes: true, subtree: true, attributeFilter: ["data-state"] });
-}
-
-function makeSnapshot(key) {
-  html.dataset.snapshot = "making";
+// In a worker, never competing with the boot: store `bytes` (the shipped
+// snapshot, handed over without a copy) or, when null, make one.
+function keepSnapshot(bytes) {
+  html.dataset.snapshot = bytes ? "storing" : "making";
   let worker;
   try {
     worker = new Worker(new URL("./snapshot-worker.mjs", import.meta.url), { type: "module" });
@@ -97,7 +149,7 @@ function makeSnapshot(key) {
     worker.terminate();
     html.dataset.snapshot = data.ok ? "saved" : "failed";
     timing.snapshot = data;
-    if (!data.ok) console.warn("kosynka: snapshot not made:", data.error);
+    if (!data.ok) console.warn("kosynka: snapshot not kept:", data.error);
     else if (data.failed) console.warn("kosynka: snapshot skipped modules:", data.failed);
     html.dispatchEvent(new CustomEvent("kosynka:snapshot", { detail: data }));
   };
@@ -106,5 +158,7 @@ function makeSnapshot(key) {
     html.dataset.snapshot = "failed";
     console.warn("kosynka: snapshot worker failed", e.message);
   };
-  worker.postMessage({ key, compress: !!cfg.compress });
+  const compress = !!cfg.compress;
+  if (bytes) worker.postMessage({ bytes, compress }, [bytes.buffer]);
+  else worker.postMessage({ compress });
 }

@@ -1,7 +1,8 @@
 // Where the Pyodide memory snapshot lives: one IndexedDB record, keyed by the
 // runtime and app versions (web/vendor/build.mjs), so a new deploy or a new
-// runtime never restores an old heap. Every function here fails soft: it
-// resolves to null/false when storage is blocked (private mode) or broken.
+// runtime never restores an old heap; and the gzip file shipped with the build.
+// Every function here fails soft: it resolves to null/false when storage is
+// blocked (private mode) or broken, or the file is missing.
 
 const DB = "kosynka-boot";
 const STORE = "snapshot";
@@ -35,9 +36,9 @@ function tx(db, mode, fn) {
 
 export const snapshotKey = (build) => `${build.runtime}|app-${build.app}`;
 
-async function gunzip(blob) {
-  const stream = blob.stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+async function gunzip(stream) {
+  const out = stream.pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(out).arrayBuffer());
 }
 
 export async function gzip(bytes) {
@@ -45,8 +46,10 @@ export async function gzip(bytes) {
   return await new Response(stream).blob();
 }
 
-// -> {bytes: Uint8Array, meta} or null; `miss` (optional object) gets why not
+// -> {bytes: Uint8Array, meta: {size, stored, gzip, ms}} or null; `miss`
+// (optional object) gets why not
 export async function readSnapshot(key, miss = {}) {
+  const t0 = performance.now();
   try {
     const db = await open();
     try {
@@ -55,14 +58,14 @@ export async function readSnapshot(key, miss = {}) {
         miss.why = !rec ? "none" : rec.key !== key ? "other version" : "no data";
         return null;
       }
-      const bytes = rec.gzip
-        ? await gunzip(rec.data)
-        : new Uint8Array(rec.data instanceof Blob ? await rec.data.arrayBuffer() : rec.data);
+      const data = rec.data instanceof Blob ? new Uint8Array(await rec.data.arrayBuffer()) : rec.data;
+      const bytes = rec.gzip ? await gunzip(new Blob([data]).stream()) : data;
       if (bytes.length !== rec.size) {
         miss.why = "short";
         return null;
       }
-      return { bytes, meta: { size: rec.size, stored: rec.data.size ?? rec.data.byteLength, gzip: !!rec.gzip } };
+      const ms = Math.round(performance.now() - t0);
+      return { bytes, meta: { size: rec.size, stored: data.byteLength, gzip: !!rec.gzip, ms } };
     } finally {
       db.close();
     }
@@ -72,11 +75,66 @@ export async function readSnapshot(key, miss = {}) {
   }
 }
 
+// The snapshot shipped with the build (tools/make-snapshot.mjs) at `url`: a gzip
+// file, decompressed here as it arrives, unless the server already decoded it
+// (Content-Encoding: gzip). -> {bytes, meta: {size, sent, ms (fetch + gunzip)}}
+// or null; `miss.why` says why not.
+export async function fetchShippedSnapshot(url, miss = {}, signal = undefined) {
+  try {
+    const t0 = performance.now();
+    const r = await fetch(url, { signal });
+    if (!r.ok) {
+      miss.why = `HTTP ${r.status}`;
+      return null;
+    }
+    const decoded = /gzip/i.test(r.headers.get("Content-Encoding") || "");
+    const bytes = decoded ? new Uint8Array(await r.arrayBuffer()) : await gunzip(r.body);
+    const meta = { size: bytes.length, sent: +r.headers.get("Content-Length") || null,
+      ms: Math.round(performance.now() - t0) };
+    return { bytes, meta };
+  } catch (e) {
+    miss.why = String(e && (e.name || e.message) || e);
+    return null;
+  }
+}
+
+const shippedURL = (build) =>
+  new URL(`../vendor/snapshot-${build.version}.bin.gz`, import.meta.url);
+
+// The snapshot of this build, the first found: "stored" (IndexedDB, unless
+// `stored` is false), else "shipped" (shippedURL, unless `shipped` is false).
+// With `early` the shipped one is fetched at once, beside the IndexedDB read
+// (dropped if that finds one). -> {bytes, meta, source} or null; `miss.stored`,
+// `miss.shipped` say why not.
+export async function findSnapshot(build, { stored = true, shipped = true, early = false } = {},
+  miss = {}) {
+  const why = {}, ctl = new AbortController();
+  const get = () => fetchShippedSnapshot(shippedURL(build), why, ctl.signal);
+  const file = shipped && early ? get() : null;
+  if (stored) {
+    const no = {};
+    const snap = await readSnapshot(snapshotKey(build), no);
+    if (snap) {
+      ctl.abort();
+      return { ...snap, source: "stored" };
+    }
+    miss.stored = no.why;
+  }
+  if (!shipped) return null;
+  const snap = await (file || get());
+  if (snap) return { ...snap, source: "shipped" };
+  miss.shipped = why.why;
+  return null;
+}
+
 // Stored raw by default (31 MB; reading it back takes ~40 ms against ~200 ms
-// to gunzip 6 MB); gzip when asked or when the raw copy does not fit.
+// to gunzip 6 MB); gzip when asked or when the raw copy does not fit. Stored as
+// bytes, not as a Blob: a Blob made in a worker that ends at once could not be
+// read back by the next page (NotReadableError, seen in Chromium's in-memory
+// profiles).
 export async function writeSnapshot(key, bytes, { compress = false } = {}) {
   const put = async (compress) => {
-    const data = compress ? await gzip(bytes) : new Blob([bytes]);
+    const data = compress ? new Uint8Array(await (await gzip(bytes)).arrayBuffer()) : bytes;
     const db = await open();
     try {
       await tx(db, "readwrite", (s) =>
@@ -84,7 +142,7 @@ export async function writeSnapshot(key, bytes, { compress = false } = {}) {
     } finally {
       db.close();
     }
-    return { stored: data.size, gzip: compress };
+    return { stored: data.byteLength, gzip: compress };
   };
   try {
     return await put(compress);

@@ -1,41 +1,35 @@
-// Makes the Pyodide memory snapshot off the page (a `_makeSnapshot` instance
-// cannot touch the DOM): load Pyodide, unpack the app bundle where PyScript
-// puts it (the home directory), import the pure modules the app needs
-// (build.snapshot_modules, computed by tools/serve.py), snapshot the heap and
-// store it in IndexedDB under the runtime + app version.
+// Keeps a memory snapshot in IndexedDB (snapshot-store.mjs) off the page, under
+// the runtime + app version. Two requests:
+//   {bytes}  the snapshot the page restored from the file shipped with the
+//            build: stored as it is (transferred, so the page copies nothing);
+//   {}       the fallback, when the shipped one is missing or failed: load
+//            Pyodide with `_makeSnapshot` (such an instance cannot touch the
+//            DOM, hence a worker), prepare it as the build does
+//            (snapshot-prepare.mjs) and snapshot the heap.
+// Answers {ok, size, stored, gzip, failed, ms} or {ok: false, error}.
+// {compress: true} stores it gzipped.
 import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
 import build from "../vendor/build.mjs";
 import { snapshotKey, writeSnapshot } from "./snapshot-store.mjs";
+import { prepareSnapshot } from "./snapshot-prepare.mjs";
 
 const vendor = new URL("../vendor/", import.meta.url);
+
+async function make() {
+  const py = await loadPyodide({
+    indexURL: new URL("pyodide/", vendor).href,
+    _makeSnapshot: true,
+  });
+  const zip = await fetch(new URL("app.zip", vendor));
+  if (!zip.ok) throw new Error(`app.zip: HTTP ${zip.status}`);
+  const failed = prepareSnapshot(py, await zip.arrayBuffer(), build.snapshot_modules, build.web_modules);
+  return { bytes: py.makeMemorySnapshot(), failed };
+}
 
 self.onmessage = async ({ data }) => {
   const t0 = performance.now();
   try {
-    const py = await loadPyodide({
-      indexURL: new URL("pyodide/", vendor).href,
-      _makeSnapshot: true,
-    });
-    const zip = await fetch(new URL("app.zip", vendor));
-    if (!zip.ok) throw new Error(`app.zip: HTTP ${zip.status}`);
-    py.unpackArchive(await zip.arrayBuffer(), "zip", { extractDir: "/home/pyodide" });
-    const mods = JSON.stringify(build.snapshot_modules);
-    // Strings only: no JS object may be referenced from Python at snapshot time.
-    const failed = py.runPython(`
-import importlib, json, os, sys
-os.chdir("/home/pyodide")
-if "" not in sys.path and "/home/pyodide" not in sys.path:
-    sys.path.insert(0, "/home/pyodide")
-_failed = []
-for _m in json.loads(${JSON.stringify(mods)}):
-    try:
-        importlib.import_module(_m)
-    except Exception as _e:
-        _failed.append(f"{_m}: {_e!r}")
-del _m
-"\\n".join(_failed)
-`);
-    const bytes = py.makeMemorySnapshot();
+    const { bytes, failed } = data?.bytes ? { bytes: data.bytes, failed: "" } : await make();
     const { stored, gzip } = await writeSnapshot(snapshotKey(build), bytes, { compress: !!data?.compress });
     self.postMessage({
       ok: true, size: bytes.length, stored, gzip, failed: failed || "",

@@ -7,21 +7,11 @@
 //   globalThis.kosynkaApplyUpdate() switches to it now and reloads; otherwise it
 //   starts at the next launch. The saved game (localStorage) is untouched.
 // globalThis.KOSYNKA_BOOT = {sw: false} (set before this loads) skips it.
+import { whenReady } from "./when-ready.mjs";
+
 const html = document.documentElement;
 const cfg = globalThis.KOSYNKA_BOOT || {};
 const sw = navigator.serviceWorker;
-
-function whenReady(fn) {
-  const ready = () => ["ready", "won"].includes(document.body?.dataset.state);
-  if (ready()) return fn();
-  const obs = new MutationObserver(() => {
-    if (ready()) {
-      obs.disconnect();
-      fn();
-    }
-  });
-  obs.observe(html, { attributes: true, subtree: true, attributeFilter: ["data-state"] });
-}
 
 function announce(reg) {
   html.dataset.update = "ready";

@@ -2,26 +2,29 @@
 //
 //   import { loadAppPyodide } from "./boot/worker-pyodide.mjs";
 //   const { py, boot } = await loadAppPyodide();   // boot: "snapshot" | "normal"
+//   // {snapshot: false}: no snapshot; {shipped: false}: only a stored one
 //
-// Restores the page's memory snapshot (IndexedDB, same runtime + app version:
-// kosynka and the pure web modules already imported) when there is one, else
-// boots normally; either way unpacks web/vendor/app.zip in the home directory
-// (the file system is not in a snapshot), makes it the current directory and
-// the first entry of sys.path, and reseeds `random`. Never touches the DOM.
+// Restores the memory snapshot of this runtime + app version (kosynka and the
+// pure web modules already imported): the page's copy in IndexedDB, else the
+// one shipped with the build; boots normally when there is none. Either way
+// unpacks web/vendor/app.zip in the home directory (the file system is not in a
+// snapshot), makes it the current directory and the first entry of sys.path,
+// and reseeds `random`. Never touches the DOM.
 import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
 import build from "../vendor/build.mjs";
-import { snapshotKey, readSnapshot } from "./snapshot-store.mjs";
+import { findSnapshot } from "./snapshot-store.mjs";
+import { HOME, REINIT } from "./snapshot-prepare.mjs";
 
 const vendor = new URL("../vendor/", import.meta.url);
 const indexURL = new URL("pyodide/", vendor).href;
 
-export async function loadAppPyodide({ snapshot = true } = {}) {
+export async function loadAppPyodide({ snapshot = true, shipped = true } = {}) {
   const zip = fetch(new URL("app.zip", vendor)).then((r) => {
     if (!r.ok) throw new Error(`app.zip: HTTP ${r.status}`);
     return r.arrayBuffer();
   });
   let py = null, boot = "normal";
-  const snap = snapshot ? await readSnapshot(snapshotKey(build)) : null;
+  const snap = snapshot ? await findSnapshot(build, { shipped }) : null;
   if (snap) {
     try {
       py = await loadPyodide({ indexURL, _loadSnapshot: snap.bytes });
@@ -31,14 +34,12 @@ export async function loadAppPyodide({ snapshot = true } = {}) {
     }
   }
   if (!py) py = await loadPyodide({ indexURL });
-  py.unpackArchive(await zip, "zip", { extractDir: "/home/pyodide" });
-  py.runPython(`
-import importlib, os, random, sys
-os.chdir("/home/pyodide")
-if "/home/pyodide" not in sys.path:
-    sys.path.insert(0, "/home/pyodide")
-importlib.invalidate_caches()
-random.seed()
+  py.unpackArchive(await zip, "zip", { extractDir: HOME });
+  // a restored heap has the home directory set up already
+  py.runPython(boot === "snapshot" ? REINIT : `
+import os, sys
+os.chdir(${JSON.stringify(HOME)})
+sys.path.insert(0, ${JSON.stringify(HOME)})
 `);
   return { py, boot };
 }

@@ -1,0 +1,90 @@
+"""The memory snapshot shipped with the build (issue 15): a first visit restores
+web/vendor/snapshot-<version>.bin.gz (made under Node.js by tools/make-snapshot.mjs
+when the runtime is vendored), keeps it in IndexedDB for the next visits, reseeds
+`random`; a missing or broken one boots normally and the browser makes its own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, wait_ready
+
+HTML = "document.documentElement.dataset"
+TIMING = "globalThis.kosynkaBootTiming"
+SHIPPED = "**/web/vendor/snapshot-*.bin.gz"
+
+
+@pytest.fixture(scope="module")
+def shipped(vendored) -> Path:
+    path = ROOT / "web" / "vendor" / f"snapshot-{vendored['version']}.bin.gz"
+    assert path.is_file(), "ensure_vendor made no snapshot (is Node.js installed?)"
+    return path
+
+
+def test_first_visit_boots_from_the_shipped_snapshot(shipped, new_context, base_url):
+    ctx = new_context("phone")
+    page = ctx.new_page()
+    page.goto(base_url)
+    wait_ready(page)
+    timing = page.evaluate(TIMING)
+    assert (page.evaluate(f"{HTML}.boot"), timing["source"]) == ("snapshot", "shipped"), timing
+    assert any(u.endswith("/" + shipped.name) for u in ctx.requests)
+    # the app's pure modules came in the snapshot
+    assert page.evaluate("kosynkaPyodide.runPython(\"import sys; 'kosynka.solver' in sys.modules\")")
+    # kept in IndexedDB once the page is idle: the next visit (the service worker
+    # is up: not a first visit) reads no file
+    page.wait_for_function(f"['saved', 'failed'].includes({HTML}.snapshot) && "
+                           f"{HTML}.sw === 'active'", timeout=90_000)
+    assert page.evaluate(f"{HTML}.snapshot") == "saved", page.evaluate(f"{TIMING}.snapshot")
+    page.close()
+    before = len(ctx.requests)
+    page = ctx.new_page()
+    page.goto(base_url)
+    wait_ready(page)
+    assert page.evaluate(f"{TIMING}.source") == "stored", page.evaluate(TIMING)
+    assert not any(u.endswith("/" + shipped.name) for u in ctx.requests[before:])
+
+
+def test_two_first_visits_get_different_deals(shipped, new_context, base_url):
+    """The snapshot froze `random`: every restore reseeds it, so two friends opening
+    the app for the first time get different deals (V1: each a verified deal)."""
+    seen = []
+    for _ in range(2):
+        page = new_context("phone", boot={"sw": False}).new_page()
+        page.goto(base_url)
+        wait_ready(page)
+        assert page.evaluate(f"{TIMING}.source") == "shipped"
+        seen.append((page.evaluate("document.body.dataset.deal"),
+                     page.evaluate("kosynkaPyodide.runPython('import random; random.random()')")))
+        page.close()
+    assert seen[0][0] != seen[1][0], f"the same first deal twice: {seen}"
+    assert seen[0][1] != seen[1][1]
+
+
+@pytest.mark.parametrize("broken", ["missing", "corrupt"])
+def test_no_usable_shipped_snapshot_boots_normally_and_makes_one(broken, shipped, new_context,
+                                                                 base_url):
+    ctx = new_context("phone", boot={"sw": False})
+    if broken == "missing":
+        ctx.route(SHIPPED, lambda route: route.fulfill(status=404, body="not found"))
+    else:
+        import gzip
+
+        body = gzip.compress(b"\x07" * (1 << 20))
+        ctx.route(SHIPPED, lambda route: route.fulfill(status=200, body=body,
+                                                       content_type="application/gzip"))
+    page = ctx.new_page()
+    page.goto(base_url)
+    wait_ready(page)
+    timing = page.evaluate(TIMING)
+    assert (page.evaluate(f"{HTML}.boot"), timing["source"]) == ("normal", "normal"), timing
+    assert "shipped" in timing["snapshot_miss"]
+    page.wait_for_function(f"['saved', 'failed'].includes({HTML}.snapshot)", timeout=90_000)
+    assert page.evaluate(f"{HTML}.snapshot") == "saved", page.evaluate(f"{TIMING}.snapshot")
+    page.close()
+    page = ctx.new_page()
+    page.goto(base_url)
+    wait_ready(page)
+    assert page.evaluate(f"{TIMING}.source") == "stored"
