@@ -22,7 +22,7 @@ the snapshot's bytes are in memory (read from IndexedDB, or fetched and gunzippe
 instantiated, heap restored or Python initialised), ``files`` PyScript has unpacked
 the app bundle, ``pyscript`` PyScript is done with the interpreter (what follows
 until ``ready``: PyScript's own Python set-up, then the app's ``main.py``: import
-``web.ui``, deal, render);
+``web.app``, deal, render);
 ``wasm`` when its download ended, ``getsnap`` the ms the worker took to get the
 snapshot's bytes (IndexedDB read, or download + gunzip); ``long`` the long tasks
 (over 50 ms) in the 3 s after ready and the longest of them.

@@ -84,3 +84,103 @@ def test_draw3_waste_fans_its_playable_cards():
     placed = layout.places(pos, geom, lambda r, s: r * 4 + s)
     xs = [placed[c].x for c in pos.waste]
     assert xs == [0, geom.fan, 2 * geom.fan]
+
+
+# ------------------------------------------------------------ issue 13: every screen shape, either hand
+
+def _long_column_position():
+    """A position whose column 7 holds 18 cards: 6 face down and a K…2 run (12 up)."""
+    pos = Position.deal(3)
+    cols = [list(c) for c in pos.columns]
+    run = [parse_card(r + s) for r, s in zip("KQJT98765432", "shdcshdcshdc")]
+    # the run's cards leave wherever they were; column 7 keeps its 6 face-down cards
+    taken = set(run)
+    for i in range(7):
+        cols[i] = [c for c in cols[i] if c not in taken]
+    cols[6] = cols[6][:6] + run
+    stock = [c for c in pos.stock if c not in taken]
+    waste = [c for c in pos.waste if c not in taken]
+    down = [min(d, len(c) - 1) if c else 0 for d, c in zip(pos.down, cols)]
+    down[6] = 6
+    return type("P", (), {"columns": cols, "down": down, "stock": stock, "waste": waste,
+                          "foundations": (0, 0, 0, 0), "fan": 1})()
+
+
+@pytest.mark.parametrize("size", [(640, 279), (360, 531), (1000, 691), (1000, 971), (200, 200)])
+def test_no_column_runs_past_the_table_bottom(size):
+    """Issue 13: fans tighten as columns grow, from the longest column, so the
+    bottom card of an 18-card column stays above the panel."""
+    pos = _long_column_position()
+    assert len(pos.columns[6]) == 18
+    geom = layout.geometry(*size)
+    placed = layout.places(pos, geom, lambda r, s: r * 4 + s)
+    bottom = max(geom.col_top + p.y + geom.ch for p in placed.values() if p.pile[0] == "t")
+    assert bottom <= max(size[1], layout.N["min_side"])
+    # every column uses the same offsets
+    fd, fu = layout.table_offsets(pos, geom)
+    t1 = [p for p in placed.values() if p.pile == "t1"]
+    assert all(p.y == p.index * fd for p in t1 if p.index <= pos.down[0])
+    assert fu >= 1 and fd >= 1
+
+
+def test_landscape_phone_cards_use_the_height():
+    """640×360 on its side: cards taller than the old 55 px, within the height."""
+    g = layout.geometry(640, 279)
+    assert g.ch >= 65 and g.x[-1] + g.cw <= 640
+
+
+def test_left_handed_mirrors_the_top_row():
+    g = layout.geometry(360, 531, left_handed=True)
+    r = layout.geometry(360, 531)
+    assert g.pile_box("stock")[0] == r.x[6] and g.pile_box("f1")[0] == r.x[0]
+    assert [g.slot(f"f{k}") for k in range(1, 5)] == [0, 1, 2, 3]  # ♠ ♥ ♦ ♣ left to right
+    wx, _, ww, _ = g.pile_box("waste")
+    assert wx + ww == r.x[5] + g.cw  # the waste's right edge is slot 6's
+    assert all(g.pile_box(f"t{i}") == r.pile_box(f"t{i}") for i in range(1, 8))
+    pos = Position.deal(1, Rules(3))
+    pos.play("D")
+    placed = layout.places(pos, g, lambda r_, s: r_ * 4 + s)
+    # the fan opens to the left: the playable card is the leftmost
+    assert [placed[c].x for c in pos.waste] == [2 * g.fan, g.fan, 0]
+    x, y = wx + 2, 10
+    assert layout.hit(g, placed, x, y) == ("waste", 2)
+
+
+def test_keyboard_cursor_steps_by_where_piles_stand():
+    """Issue 13: arrows move between piles as they stand, and within a column's
+    face-up cards."""
+    pos = Position.deal(1)
+    g = layout.geometry(360, 531)
+    step = lambda p, i, k: layout.step(g, pos, p, i, k)  # noqa: E731
+    assert step("stock", None, "ArrowRight") == ("waste", None)
+    assert step("waste", None, "ArrowRight") == ("f1", None)
+    assert step("f4", None, "ArrowRight") == ("f4", None)
+    assert step("stock", None, "ArrowLeft") == ("stock", None)
+    assert step("f2", None, "ArrowDown") == ("t5", None)
+    assert step("t3", 2, "ArrowUp") == ("waste", None)  # slot 2 is empty: the waste
+    assert step("t1", 0, "ArrowUp") == ("stock", None)
+    assert step("t1", 0, "ArrowRight") == ("t2", None)
+    lh = layout.geometry(360, 531, left_handed=True)
+    assert layout.step(lh, pos, "f1", None, "ArrowRight") == ("f2", None)
+    assert layout.step(lh, pos, "f4", None, "ArrowRight") == ("waste", None)
+    assert layout.step(lh, pos, "t7", 6, "ArrowUp") == ("stock", None)
+    # within a column: up the face-up cards, then out to the top row
+    g2 = Game.new(7)
+    for m in solver_prefix(g2):
+        pass
+    p = g2.position
+    col = next(i for i in range(7) if len(p.columns[i]) - p.down[i] >= 2)
+    name, top, down = f"t{col + 1}", len(p.columns[col]) - 1, p.down[col]
+    assert layout.step(g, p, name, top, "ArrowUp") == (name, top - 1)
+    assert layout.step(g, p, name, top - 1, "ArrowDown") == (name, top)
+    assert layout.step(g, p, name, top, "ArrowDown") == (name, top)
+    assert layout.step(g, p, name, down, "ArrowUp")[0] in layout.TOP_ROW
+
+
+def solver_prefix(game, n=40):
+    """Play the first ``n`` moves of the deal's winning line (long runs appear)."""
+    from kosynka.solver import verified_deal
+    _, res = verified_deal(game.number, game.rules)
+    for m in res.moves[:n]:
+        game.play(m)
+        yield m

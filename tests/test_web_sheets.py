@@ -56,7 +56,8 @@ def test_settings_show_the_choices_and_the_next_deal_note():
     s = Settings(draw=3, redeals=2, score=False, lang="ru")
     html = sheets.settings_html("ru", s, Rules(1), "http://x/#deal=5&draw=1", "")
     pressed = re.findall(r"data-set='(\w+)' data-value='(\w+)' aria-pressed='true'", html)
-    assert pressed == [("draw", "3"), ("redeals", "2"), ("score", "off"), ("auto", "off"), ("lang", "ru")]
+    assert pressed == [("draw", "3"), ("redeals", "2"), ("score", "off"), ("auto", "off"), ("lang", "ru"),
+                       ("theme", "auto"), ("hand", "right")]
     assert "id='variant-note' data-when='next'" in html
 
 
@@ -99,3 +100,15 @@ def test_outside_text_is_escaped():
     html = sheets.settings_html("en", Settings(), Rules(1), "http://x/#'><script>", "")
     assert "<script>" not in html and "&#x27;&gt;&lt;script&gt;" in html
     assert "<b>" not in sheets.confirm_html("en", "<b>sure?</b>")
+
+
+def test_issue13_theme_hand_and_the_keys_sheet():
+    s = Settings(theme="dark", hand="left")
+    html = sheets.settings_html("en", s, Rules(1), "http://x/", "")
+    pressed = re.findall(r"data-set='(\w+)' data-value='(\w+)' aria-pressed='true'", html)
+    assert ("theme", "dark") in pressed and ("hand", "left") in pressed
+    assert "data-action='help'" in html
+    for lang in ("uk", "ru", "en"):
+        keys = sheets.help_html(lang)
+        assert keys.count("<kbd>") == 11 and "data-action='close'" in keys and "<h2>" in keys
+    assert "Enter, Space" in sheets.help_html("en") and "Enter, Пробіл" in sheets.help_html("uk")

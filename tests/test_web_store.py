@@ -193,3 +193,8 @@ def test_T2_records_of_another_tab_are_never_overwritten():
     fresh = Store(backend)
     assert fresh.best("d1") == {"time": 100, "moves": 90} and fresh.best("d3") == {"time": 200, "moves": 120}
     assert fresh.stats["won"] == 2
+
+
+def test_issue13_theme_and_hand_settings_read_safely():
+    assert Settings.from_dict({"theme": "dark", "hand": "left"}) == Settings(theme="dark", hand="left")
+    assert Settings.from_dict({"theme": "neon", "hand": 3}) == Settings()

@@ -22,7 +22,7 @@ Standard library only. Two jobs:
       — so ``kosynka``'s command line and benchmark, which no page module
       imports, stay out. ``pyscript.toml`` maps it with
       ``"./web/vendor/app.zip" = "./*"``: in Pyodide ``import kosynka`` and
-      ``import web.ui`` work from the current directory;
+      ``import web.app`` work from the current directory;
     * ``web/vendor/build.json`` (and the same data as ``build.mjs`` for the boot
       module and ``sw-manifest.js`` for the service worker) records the runtime
       version, a content hash of the Python code (``app``), a content hash of

@@ -67,13 +67,16 @@ class App:
         self.input = TableInput(
             self.view, self.listeners, game=lambda: self.solo.game, play=self.solo.play,
             locked=lambda: self.mode is not Mode.READY or self.dialogs.is_open,
-            undo=self.solo.undo, hints=True, no_redeal=lambda: self.toast(self.tr("no_redeal")))
+            undo=self.solo.undo, hints=True, no_redeal=lambda: self.toast(self.tr("no_redeal")),
+            commands={"hint": lambda: self.run_action("hint"), "finish": lambda: self.run_action("finish"),
+                      "new": lambda: self.run_action("new"), "help": self.show_help})
         self.dialogs = Dialogs(self.listeners, on_action=self.on_sheet_action,
                                on_set=self.change_setting, on_closed=self.sheet_closed)
 
     # ------------------------------------------------------------ start-up
     async def start(self) -> None:
         window.performance.mark("kosynka:start")  # the app's start-up begins (Long Tasks e2e)
+        self.apply_look()
         self.relabel()
         self.apply_score_setting()
         self.bind()
@@ -136,6 +139,7 @@ class App:
         on(window, "pagehide", lambda ev: solo.save())
         on(document, "visibilitychange", solo.on_visibility)
         on(document, "keydown", self.on_key)
+        on(window.matchMedia("(prefers-color-scheme: dark)"), "change", lambda ev: self.apply_look())
 
     # ------------------------------------------------------------ mode and status
     def set_mode(self, mode: Mode) -> None:
@@ -174,7 +178,24 @@ class App:
         document.title = t(lang, "title")
         for el in document.querySelectorAll("[data-t]"):
             el.textContent = t(lang, el.dataset.t)
-        self.view.root.setAttribute("aria-label", t(lang, "title"))
+        self.view.root.setAttribute("aria-label", t(lang, "table_label"))
+        self.view.set_lang(lang)
+
+    def apply_look(self) -> None:
+        """Issue 13: the theme (html[data-theme], "auto" follows the system) and the
+        hand (the top row mirrored for the left hand)."""
+        theme = self.settings.theme
+        if theme == "auto":
+            dark = bool(window.matchMedia("(prefers-color-scheme: dark)").matches)
+            theme = "dark" if dark else "light"
+        document.documentElement.dataset.theme = theme
+        meta = document.querySelector("meta[name=theme-color]")
+        if not nil(meta):  # the browser's bar takes the felt's colour
+            meta.content = str(window.getComputedStyle(document.documentElement).getPropertyValue("--felt")).strip()
+        left = self.settings.hand == "left"
+        if left != self.view.left_handed:
+            self.view.left_handed = left
+            self.view.measure()
 
     def apply_score_setting(self) -> None:
         document.body.classList.toggle("no-score", not self.settings.score)
@@ -208,7 +229,12 @@ class App:
         btn = ev.target.closest("[data-action]")
         if nil(btn) or btn.disabled:
             return
-        action = str(btn.dataset.action)
+        self.run_action(str(btn.dataset.action))
+
+    def run_action(self, action: str) -> None:
+        """A panel button's work (a click or its key, issue 13)."""
+        if self.buttons[action].disabled:
+            return
         solo = self.solo
         if action == "undo":
             self.input.deselect()
@@ -249,6 +275,8 @@ class App:
         elif action == "daily":
             self.dialogs.close()
             self.solo.daily_game()
+        elif action == "help":
+            self.show_help()
         elif action == "copy":
             field = document.getElementById("share-url")
             try:
@@ -262,6 +290,11 @@ class App:
         self.dialogs.open("settings", sheets.settings_html(
             self.lang, self.settings, self.solo.game.rules, str(window.location.href),
             self.solo.records_html(), dealt_now=dealt_now))
+
+    def show_help(self) -> None:
+        """The keys, in the player's language (issue 13)."""
+        self.input.deselect()
+        self.dialogs.open("help", sheets.help_html(self.lang))
 
     def change_setting(self, name: str, value: str) -> None:
         s = self.settings
@@ -279,6 +312,12 @@ class App:
             self.lang = value
             self.relabel()
             self.solo.show_mark()
+        elif name == "theme":
+            s.theme = value
+        elif name == "hand":
+            s.hand = value
+        if name in ("theme", "hand"):
+            self.apply_look()
         self.store.save_settings(s)
         dealt_now = False
         if name in ("draw", "redeals"):

@@ -8,6 +8,11 @@ Decisions (user-visible):
   keyboard clicks) count.
 - A tap outside the sheet closes it, except a confirmation, which waits for an
   answer. Escape closes any sheet (a confirmation as "no").
+- A real dialog (issue 13): ``role=dialog``, ``aria-modal``, named by its heading;
+  the page behind it is ``inert`` while it is open (Tab stays inside); the focus
+  moves into it (the first button of a confirmation — "no" —, else the sheet
+  itself, so a screen reader starts at the heading) and back where it was when it
+  closes (the table's cursor pile if that element is gone).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ class Dialogs:
         self.on_set = on_set
         self.on_closed = on_closed
         self.kind: str | None = None
+        self._back = None  # where the focus was before the sheet opened
         self._armed = False
         self._yes = self._no = None
         listeners.on(self.el, "click", self._click)
@@ -38,9 +44,26 @@ class Dialogs:
 
     def open(self, kind: str, html: str) -> None:
         self._armed = False
+        if self.kind is None:
+            self._back = document.activeElement
+        # the same sheet drawn again (a setting changed): the focus stays on its control
+        same = None
+        active = document.activeElement
+        if self.kind == kind and not nil(active) and self.sheet.contains(active):
+            if active.hasAttribute("data-set"):
+                same = f"[data-set='{active.dataset.set}'][data-value='{active.dataset.value}']"
+            elif active.hasAttribute("data-action"):
+                same = f"[data-action='{active.dataset.action}']"
         self.kind = kind
         self.sheet.innerHTML = html
+        title = self.sheet.querySelector("h2, .big")
+        if not nil(title):
+            title.id = "sheet-title"
+            self.sheet.setAttribute("aria-labelledby", "sheet-title")
+        self._inert(True)
         self.el.hidden = False
+        first = self.sheet.querySelector(same or "button") if (same or kind == "confirm") else None
+        (self.sheet if nil(first) else first).focus()
 
     def close(self, cancelled: bool = False) -> None:
         kind = self.kind
@@ -49,9 +72,21 @@ class Dialogs:
         self._yes = self._no = None
         self.el.hidden = True
         self.sheet.innerHTML = ""
+        self._inert(False)
+        back, self._back = self._back, None
         if cancelled and no is not None:
             no()
         self.on_closed(kind)
+        if self.kind is None:  # no other sheet took its place: the focus goes back
+            if nil(back) or not document.body.contains(back):
+                back = document.querySelector("#table [tabindex='0']")
+            if not nil(back):
+                back.focus()  # (the body, after a tap: the focus simply leaves the sheet)
+
+    @staticmethod
+    def _inert(on: bool) -> None:
+        for id_ in ("bar", "table", "panel"):
+            document.getElementById(id_).inert = on
 
     def ask(self, lang: str, question: str, on_yes, on_no=None) -> None:
         """A yes/no confirmation; ``on_no`` also runs if it is dismissed."""

@@ -88,8 +88,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "play_on": "Грати далі",
         "variant_now": "Новий варіант роздано зараз.",
         "auto_setting": "Карти на базу самі",
-        "on": "так",
-        "off": "ні",
+        "auto_on": "так",
+        "auto_off": "ні",
         "mark_verified": "розв'язна",
         "mark_verified_title": "Розв'язувач пройшов цю роздачу до перемоги.",
         "mark_checking": "перевіряю",
@@ -98,6 +98,53 @@ STRINGS: dict[str, dict[str, str]] = {
         "mark_lost_title": "Шляху до перемоги немає: розв'язувач довів, що цю роздачу виграти неможливо.",
         "mark_unknown": "не перевірено",
         "mark_unknown_title": "Розв'язувач не встиг вирішити, чи можна виграти цю роздачу.",
+        # issue 13: keyboard, screen readers, look
+        "ranks": "туз|двійка|трійка|четвірка|п'ятірка|шістка|сімка|вісімка|дев'ятка|десятка|валет|дама|король",
+        "suits": "пік|чирв|бубон|треф",
+        "card_fmt": "{rank} {suit}",
+        "cards_n": "{n} карта|{n} карти|{n} карт",
+        "pile_stock": "Колода",
+        "pile_waste": "Скид",
+        "pile_found": "База {suit}",
+        "pile_col": "Стовпчик {n}",
+        "to_stock": "у колоду",
+        "to_waste": "у скид",
+        "to_found": "на базу",
+        "to_col": "на стовпчик {n}",
+        "empty": "порожньо",
+        "on": "на",
+        "face_down": "{cards} лицем донизу",
+        "redeals_left": "перездач лишилося: {n}",
+        "selected": "вибрана: {card}",
+        "picked": "Піднято: {card}",
+        "picked_more": "Піднято: {card} і ще {cards}",
+        "put_back": "Покладено назад.",
+        "cant_go": "Сюди не можна.",
+        "moved": "{card} {dest}.",
+        "drew": "З колоди: {card}.",
+        "turned_up": "Відкрито: {card}.",
+        "redealt": "Колоду перевернуто.",
+        "table_label": "Стіл: стрілки — між стосами, Enter — взяти чи покласти, ? — клавіші",
+        "keys_title": "Клавіші",
+        "keys": ("←↑→↓|перейти між стосами; ↑↓ у стовпчику — вибрати карту\n"
+                 "Enter, Пробіл|взяти карти, покласти їх (як дотик)\n"
+                 "Esc|покласти взяті карти назад\n"
+                 "1–7|до стовпчика 1–7\n"
+                 "D|узяти з колоди\n"
+                 "U, Backspace, Ctrl+Z|назад\n"
+                 "H|підказки\n"
+                 "F|завершити\n"
+                 "N|нова роздача\n"
+                 "?|ця довідка\n"
+                 "Tab|між столом і кнопками"),
+        "theme": "Тема",
+        "theme_auto": "як у системі",
+        "theme_light": "світла",
+        "theme_dark": "темна",
+        "hand_right": "для правші",
+        "hand_left": "для лівші (колода праворуч)",
+        "hand_label": "Розташування",
+        "help": "Клавіші",
     },
     "ru": {
         "title": "Косынка",
@@ -173,8 +220,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "play_on": "Играть дальше",
         "variant_now": "Новый вариант разложен сейчас.",
         "auto_setting": "Карты в базу сами",
-        "on": "да",
-        "off": "нет",
+        "auto_on": "да",
+        "auto_off": "нет",
         "mark_verified": "решаемый",
         "mark_verified_title": "Решатель прошёл этот расклад до победы.",
         "mark_checking": "проверяю",
@@ -183,6 +230,53 @@ STRINGS: dict[str, dict[str, str]] = {
         "mark_lost_title": "Пути к победе нет: решатель доказал, что этот расклад не выиграть.",
         "mark_unknown": "не проверен",
         "mark_unknown_title": "Решатель не успел решить, можно ли выиграть этот расклад.",
+        # issue 13: keyboard, screen readers, look
+        "ranks": "туз|двойка|тройка|четвёрка|пятёрка|шестёрка|семёрка|восьмёрка|девятка|десятка|валет|дама|король",
+        "suits": "пик|червей|бубен|треф",
+        "card_fmt": "{rank} {suit}",
+        "cards_n": "{n} карта|{n} карты|{n} карт",
+        "pile_stock": "Колода",
+        "pile_waste": "Сброс",
+        "pile_found": "База {suit}",
+        "pile_col": "Столбец {n}",
+        "to_stock": "в колоду",
+        "to_waste": "в сброс",
+        "to_found": "на базу",
+        "to_col": "на столбец {n}",
+        "empty": "пусто",
+        "on": "на",
+        "face_down": "{cards} рубашкой вверх",
+        "redeals_left": "пересдач осталось: {n}",
+        "selected": "выбрана: {card}",
+        "picked": "Взята: {card}",
+        "picked_more": "Взята: {card} и ещё {cards}",
+        "put_back": "Положено обратно.",
+        "cant_go": "Сюда нельзя.",
+        "moved": "{card} {dest}.",
+        "drew": "Из колоды: {card}.",
+        "turned_up": "Открыта карта: {card}.",
+        "redealt": "Колода перевёрнута.",
+        "table_label": "Стол: стрелки — между стопками, Enter — взять или положить, ? — клавиши",
+        "keys_title": "Клавиши",
+        "keys": ("←↑→↓|перейти между стопками; ↑↓ в столбце — выбрать карту\n"
+                 "Enter, Пробел|взять карты, положить их (как касание)\n"
+                 "Esc|положить взятые карты обратно\n"
+                 "1–7|к столбцу 1–7\n"
+                 "D|взять из колоды\n"
+                 "U, Backspace, Ctrl+Z|назад\n"
+                 "H|подсказки\n"
+                 "F|завершить\n"
+                 "N|новый расклад\n"
+                 "?|эта справка\n"
+                 "Tab|между столом и кнопками"),
+        "theme": "Тема",
+        "theme_auto": "как в системе",
+        "theme_light": "светлая",
+        "theme_dark": "тёмная",
+        "hand_label": "Расположение",
+        "hand_right": "для правши",
+        "hand_left": "для левши (колода справа)",
+        "help": "Клавиши",
     },
     "en": {
         "title": "Kosynka",
@@ -258,8 +352,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "play_on": "Play on",
         "variant_now": "The new variant is dealt now.",
         "auto_setting": "Auto-move to foundations",
-        "on": "on",
-        "off": "off",
+        "auto_on": "on",
+        "auto_off": "off",
         "mark_verified": "verified",
         "mark_verified_title": "The solver has played this deal through to a win.",
         "mark_checking": "checking",
@@ -268,6 +362,53 @@ STRINGS: dict[str, dict[str, str]] = {
         "mark_lost_title": "No path to victory: the solver has proven this deal can't be won.",
         "mark_unknown": "not verified",
         "mark_unknown_title": "The solver could not decide within its limit whether this deal can be won.",
+        # issue 13: keyboard, screen readers, look
+        "ranks": "ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king",
+        "suits": "spades|hearts|diamonds|clubs",
+        "card_fmt": "{rank} of {suit}",
+        "cards_n": "{n} card|{n} cards|{n} cards",
+        "pile_stock": "Stock",
+        "pile_waste": "Waste",
+        "pile_found": "Foundation of {suit}",
+        "pile_col": "Column {n}",
+        "to_stock": "to the stock",
+        "to_waste": "to the waste",
+        "to_found": "to the foundation",
+        "to_col": "to column {n}",
+        "empty": "empty",
+        "on": "on",
+        "face_down": "{cards} face down",
+        "redeals_left": "{n} redeal left|{n} redeals left|{n} redeals left",
+        "selected": "selected: {card}",
+        "picked": "Picked up: {card}",
+        "picked_more": "Picked up: {card} and {cards} more",
+        "put_back": "Put back.",
+        "cant_go": "Can't go there.",
+        "moved": "{card} {dest}.",
+        "drew": "Drew: {card}.",
+        "turned_up": "Turned up: {card}.",
+        "redealt": "Stock turned over.",
+        "table_label": "Table: arrows move between piles, Enter picks up or puts down, ? lists the keys",
+        "keys_title": "Keys",
+        "keys": ("←↑→↓|move between piles; ↑↓ in a column choose a card\n"
+                 "Enter, Space|pick cards up, put them down (as a tap)\n"
+                 "Esc|put the picked cards back\n"
+                 "1–7|go to column 1–7\n"
+                 "D|draw from the stock\n"
+                 "U, Backspace, Ctrl+Z|undo\n"
+                 "H|hints\n"
+                 "F|finish\n"
+                 "N|new deal\n"
+                 "?|this help\n"
+                 "Tab|between the table and the buttons"),
+        "theme": "Theme",
+        "theme_auto": "as the system",
+        "theme_light": "light",
+        "theme_dark": "dark",
+        "hand_label": "Layout",
+        "hand_right": "right-handed",
+        "hand_left": "left-handed (stock at the right)",
+        "help": "Keys",
     },
 }
 

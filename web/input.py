@@ -25,8 +25,18 @@ Input decisions (user-visible):
 - Stock (C3): a tap draws or redeals; with no redeal left, ``no_redeal`` is called.
 - Hints (C4), when the owner allows them, start off; while on, every legal
   destination of the picked card is outlined in red.
-- Keys: Ctrl/⌘+Z, U or Backspace undo (when the owner gives ``undo``); Escape puts
-  the picked cards down.
+- Keyboard (issue 13), the same flow as tap-tap: the cursor is one pile of the
+  table (its tab stop; Tab goes on to the panel). Arrows move it between piles as
+  they stand (``layout.step``), Up/Down also between the face-up cards of a
+  column (which card to pick, so part of a run can move); 1–7 jump to a column.
+  Enter or Space is a tap on the cursor: it picks up (the engine says what), puts
+  down on a legal pile, or puts back; the cursor stays where the cards went.
+  Escape puts picked cards back. D draws, U/Backspace/Ctrl+Z undo; letters are
+  read by their key position (``KeyD``), so they work in Ukrainian and Russian
+  layouts too. The owner's ``commands`` take H (hints), F (Finish), N (new deal)
+  and ? (the list of keys). Letters act anywhere outside a dialog; arrows, Enter
+  and Space only while the table has the focus (elsewhere they keep their usual
+  meaning). What is picked up, put back or refused is said in the live region.
 """
 
 from __future__ import annotations
@@ -37,8 +47,9 @@ from typing import Callable
 from kosynka.cards import card_name
 from kosynka.game import Game
 
-from web import layout
-from web.dom import Listeners, window
+from web import layout, speech
+from web.i18n import t
+from web.dom import Listeners, document, window
 from web.view import TableView
 
 DOUBLE_TAP_MS = 350
@@ -49,7 +60,8 @@ class TableInput:
     def __init__(self, view: TableView, listeners: Listeners, *,
                  game: Callable[[], Game | None], play: Callable[[str], bool],
                  locked: Callable[[], bool], undo: Callable[[], None] | None = None,
-                 hints: bool = False, no_redeal: Callable[[], None] | None = None) -> None:
+                 hints: bool = False, no_redeal: Callable[[], None] | None = None,
+                 commands: dict[str, Callable[[], None]] | None = None) -> None:
         self.view = view
         self.game = game
         self.play_cb = play
@@ -57,6 +69,7 @@ class TableInput:
         self.undo_cb = undo
         self.hints_allowed = hints
         self.no_redeal = no_redeal
+        self.commands = commands or {}
         self.hints = False
         self.selected: int | None = None
         self.drag: dict | None = None
@@ -82,7 +95,9 @@ class TableInput:
 
     def select(self, card: int) -> None:
         self.selected = card
-        self.view.lift(self.game().run_with(card))
+        group = self.game().run_with(card)
+        self.view.lift(group)
+        self.view.say(speech.picked(self.view.lang, group))
         if self.hints:
             self.view.show_targets(self.dests(card))
 
@@ -101,8 +116,14 @@ class TableInput:
             self.view.clear_targets()
 
     # ------------------------------------------------------------ taps (C1, C3)
-    def tap(self, pile: str | None, index: int | None) -> None:
-        """A tap on ``pile`` at card ``index`` (None: the pile's ground, or no pile)."""
+    def refuse(self, group) -> None:
+        """The cards go back with a small shake: the tap or key meant nothing legal."""
+        self.view.shake(group)
+        self.view.say(t(self.view.lang, "cant_go"))
+
+    def tap(self, pile: str | None, index: int | None, double: bool = True) -> None:
+        """A tap on ``pile`` at card ``index`` (None: the pile's ground, or no pile);
+        ``double``: two quick taps on a card may send it home (not for keys)."""
         g = self.game()
         if g is None or g.is_won or self.locked():
             return
@@ -110,7 +131,7 @@ class TableInput:
             if self.selected is not None:
                 group = g.run_with(self.selected)
                 self.deselect()
-                self.view.shake(group)
+                self.refuse(group)
             return
         if pile == "stock":
             self.deselect()
@@ -123,7 +144,7 @@ class TableInput:
         now = time.monotonic() * 1000
         last_card, last_time = self.last_tap
         self.last_tap = (card, now)
-        if card is not None and card == last_card and now - last_time < DOUBLE_TAP_MS:
+        if double and card is not None and card == last_card and now - last_time < DOUBLE_TAP_MS:
             self.last_tap = (None, 0.0)
             if self.selected in (card, None) and "F" in g.targets(card_name(card)):
                 self._play(f"{card_name(card)}>F")
@@ -132,6 +153,7 @@ class TableInput:
             sel = self.selected
             if card == sel:
                 self.deselect()
+                self.view.say(t(self.view.lang, "put_back"))
                 return
             dests = self.dests(sel)
             if pile in dests:
@@ -142,7 +164,7 @@ class TableInput:
             if card is not None and card not in group:
                 self.select(card)
             else:
-                self.view.shake(group)
+                self.refuse(group)
             return
         if card is not None:
             self.select(card)
@@ -231,11 +253,59 @@ class TableInput:
 
     # ------------------------------------------------------------ keys
     def on_key(self, ev) -> None:
-        key = str(ev.key)
-        undo = key in ("u", "Backspace") or (key in ("z", "Z") and (ev.ctrlKey or ev.metaKey))
+        key, code = str(ev.key), str(ev.code)
+        mod = bool(ev.ctrlKey or ev.metaKey or ev.altKey)
+        undo = (code == "KeyU" and not mod) or key == "Backspace" or (
+            code == "KeyZ" and bool(ev.ctrlKey or ev.metaKey))
+        on_table = self.view.root.contains(document.activeElement)
         if undo and self.undo_cb is not None:
             ev.preventDefault()
             self.deselect()
             self.undo_cb()
         elif key == "Escape":
-            self.deselect()
+            if self.selected is not None:
+                self.deselect()
+                self.view.say(t(self.view.lang, "put_back"))
+        elif mod:
+            return
+        elif key == "?" or key == "F1":
+            self._command(ev, "help")
+        elif code in KEY_COMMANDS:
+            self._command(ev, KEY_COMMANDS[code])
+        elif code == "KeyD":
+            ev.preventDefault()
+            self.tap("stock", None)
+        elif code.startswith("Digit") and code[-1] in "1234567":
+            ev.preventDefault()
+            self.view.show_cursor(f"t{code[-1]}", None, focus=True)
+        elif not on_table:
+            return
+        elif key.startswith("Arrow"):
+            ev.preventDefault()
+            pile, index = self.view.cursor
+            pos = self.view.position
+            if pos is not None:
+                to = layout.step(self.view.geom, pos, pile, index, key)
+                self.view.show_cursor(*to, focus=True)
+                if to[0] == pile and pile[0] == "t" and to[1] != index:  # another card of the column
+                    self.view.say(speech.card(self.view.lang, pos.columns[int(pile[1]) - 1][to[1]]))
+        elif key in ("Enter", " "):
+            ev.preventDefault()
+            pile, index = self.view.cursor
+            g = self.game()
+            before = g.moves if g is not None else None
+            self.tap(pile, index, double=False)
+            if g is not None and g.moves != before:  # a move: the cursor on the pile's new top
+                self.view.show_cursor(pile, None, focus=False)
+
+    def _command(self, ev, name: str) -> None:
+        fn = self.commands.get(name)
+        if fn is not None:
+            ev.preventDefault()
+            if name != "hint":  # hints light up the picked cards' destinations
+                self.deselect()
+            fn()
+
+
+# letter keys by position (KeyH is "р" in a Ukrainian layout): the owner's commands
+KEY_COMMANDS = {"KeyH": "hint", "KeyF": "finish", "KeyN": "new"}

@@ -8,11 +8,19 @@ difference (FLIP), so the DOM always follows the engine's state.
 Decisions (user-visible):
 - Classic Klondike layout: stock at the top left, waste beside it (draw 3 fans up to
   three cards to the right, into the empty slot), the four foundations ♠ ♥ ♦ ♣ at the
-  top right, seven columns below.
+  top right, seven columns below. Left-handed (a setting, issue 13): the
+  foundations at the left (still ♠ ♥ ♦ ♣), the waste and the stock at the right,
+  the draw-3 fan opening to the left; the columns keep their order.
 - Cards are 1.4 times as tall as wide; the width is what seven columns plus gaps
   allow (about 46 px on a 360 px phone), capped so a full column still fits the
   height. Face-up cards in a column overlap so that the corner (rank and suit) stays
-  visible; a long column closes up to fit, never below ``MIN_FU`` pixels per card.
+  visible. Every column uses the same offsets, computed from the column that needs
+  the most room (fans tighten as columns grow): at ``MIN_FU``/``MIN_FD`` pixels per
+  card if that fits, tighter still if it must — no card ever runs under the panel
+  (issue 13; a 640×360 phone on its side holds an 18-card column).
+- A short, wide table (a phone on its side) takes a bigger share of its height per
+  card (``height_share_wide`` once width ≥ 1.6 × height): cards use the height
+  available and the columns close up instead.
 """
 
 from __future__ import annotations
@@ -31,7 +39,8 @@ NUMBERS = {
     "gap_min": 3, "gap_max": 14,   # … within these px
     "card_ratio": 1.4,         # card height / width
     "card_min": 24, "card_max": 110,  # card width px
-    "height_share": 0.2,       # a card is at most this share of the height tall
+    "height_share": 0.2,       # a card is at most this share of the height tall …
+    "height_share_wide": 0.25, "wide_ratio": 1.6,  # … this share on a table ≥ 1.6 × as wide as tall
     "top_min": 7,              # px above the top row, at least (room for a lifted card)
     "col_gap_min": 8,          # px between the top row and the columns, at least
     "fd_share": 0.11, "fd_min": 4,   # face-down card offset in a column: share of card height, min px
@@ -66,27 +75,37 @@ class Geometry:
     top: int  # y of the top row
     col_top: int  # y of the columns
     x: list[int] = field(default_factory=list)  # x of each of the 7 slots
+    left_handed: bool = False  # the top row mirrored (stock at the right)
+
+    def slot(self, pile: str) -> int:
+        """The slot (0–6, left to right) a pile stands in; the waste: its top card's."""
+        if pile[0] == "t":
+            return int(pile[1]) - 1
+        if pile[0] == "f":  # ♠ ♥ ♦ ♣ left to right on either hand
+            return int(pile[1]) - 1 if self.left_handed else 2 + int(pile[1])
+        k = 0 if pile == "stock" else 1
+        return 6 - k if self.left_handed else k
 
     def pile_box(self, pile: str) -> tuple[int, int, int, int]:
         """(left, top, width, height) of a pile's element inside the table."""
-        if pile == "stock":
-            return self.x[0], self.top, self.cw, self.ch
         if pile == "waste":
-            return self.x[1], self.top, self.cw + 2 * self.fan, self.ch
-        if pile[0] == "f":
-            return self.x[2 + int(pile[1])], self.top, self.cw, self.ch
+            x = self.x[self.slot(pile)] - (2 * self.fan if self.left_handed else 0)
+            return x, self.top, self.cw + 2 * self.fan, self.ch
+        if pile[0] != "t":
+            return self.x[self.slot(pile)], self.top, self.cw, self.ch
         i = int(pile[1]) - 1
         return self.x[i], self.col_top, self.cw, max(self.ch, math.floor(self.height) - self.col_top)
 
 
-def geometry(width: float, height: float) -> Geometry:
+def geometry(width: float, height: float, left_handed: bool = False) -> Geometry:
     """Card size and slot positions for a table box of ``width`` × ``height`` px."""
     width = max(width, N["min_side"])
     height = max(height, N["min_side"])
     gap = max(N["gap_min"], min(N["gap_max"], math.floor(width * N["gap_share"])))
     cw = math.floor((width - 8 * gap) / 7)
     # a column of 6 face-down + 13 face-up cards should fit without closing up much
-    cw = max(N["card_min"], min(cw, math.floor(height * N["height_share"] / N["card_ratio"]), N["card_max"]))
+    share = N["height_share_wide"] if width >= N["wide_ratio"] * height else N["height_share"]
+    cw = max(N["card_min"], min(cw, math.floor(height * share / N["card_ratio"]), N["card_max"]))
     ch = _round(cw * N["card_ratio"])
     total = 7 * cw + 6 * gap
     left = math.floor((width - total) / 2)
@@ -96,11 +115,14 @@ def geometry(width: float, height: float) -> Geometry:
     fd = max(MIN_FD, _round(ch * N["fd_share"]))
     fu = max(MIN_FU, _round(ch * N["fu_share"]))
     fan = _round(cw * N["fan_share"])
-    return Geometry(width, height, cw, ch, gap, fd, fu, fan, top, col_top, xs)
+    return Geometry(width, height, cw, ch, gap, fd, fu, fan, top, col_top, xs, bool(left_handed))
 
 
 def column_offsets(down: int, up: int, geom: Geometry) -> tuple[int, int]:
-    """(face-down offset, face-up offset) so a column of ``down``+``up`` cards fits."""
+    """(face-down offset, face-up offset) so a column of ``down``+``up`` cards fits:
+    the usual offsets; else face-up cards close up to ``MIN_FU``, then face-down ones
+    to ``MIN_FD // 2``; if it still does not fit, face-up cards close up further
+    (at least 1 px) — the column never runs past the table's bottom."""
     fd, fu = geom.fd, geom.fu
     room = geom.height - geom.col_top - geom.ch - N["room_margin"]
     need = down * fd + max(0, up - 1) * fu
@@ -111,6 +133,18 @@ def column_offsets(down: int, up: int, geom: Geometry) -> tuple[int, int]:
     need = down * fd + max(0, up - 1) * fu
     if need > room and down:
         fd = max(MIN_FD // 2, math.floor((room - max(0, up - 1) * fu) / down))
+    need = down * fd + max(0, up - 1) * fu
+    if need > room and up > 1:
+        fu = max(1, math.floor((room - down * fd) / (up - 1)))
+    return fd, fu
+
+
+def table_offsets(pos, geom: Geometry) -> tuple[int, int]:
+    """The offsets every column uses: the tightest any column needs to fit."""
+    fd, fu = geom.fd, geom.fu
+    for cards, down in zip(pos.columns, pos.down):
+        d, u = column_offsets(down, len(cards) - down, geom)
+        fd, fu = min(fd, d), min(fu, u)
     return fd, fu
 
 
@@ -135,12 +169,12 @@ def places(pos, geom: Geometry, card_of) -> dict[int, Place]:
     for i, c in enumerate(waste):
         k = i - (n - fan)  # 0..fan-1 for fanned cards
         x = k * geom.fan if fan > 1 and k > 0 else 0
-        out[c] = Place("waste", i, x, 0, True)
+        out[c] = Place("waste", i, 2 * geom.fan - x if geom.left_handed else x, 0, True)
     for k, count in enumerate(pos.foundations):
         for r in range(count):
             out[card_of(r, k)] = Place(f"f{k + 1}", r, 0, 0, True)
+    fd, fu = table_offsets(pos, geom)
     for col, (cards, down) in enumerate(zip(pos.columns, pos.down)):
-        fd, fu = column_offsets(down, len(cards) - down, geom)
         y = 0
         for i, c in enumerate(cards):
             out[c] = Place(f"t{col + 1}", i, 0, y, i >= down)
@@ -184,3 +218,36 @@ def hit(geom: Geometry, placed: dict[int, Place], x: float, y: float) -> tuple[s
             return name, best
     return None, None
 
+
+
+# ------------------------------------------------------------ keyboard cursor (issue 13)
+TOP_ROW = ("stock", "waste", "f1", "f2", "f3", "f4")
+
+
+def step(geom: Geometry, pos, pile: str, index: int | None, key: str) -> tuple[str, int | None]:
+    """Where the keyboard cursor goes from ``pile`` (card ``index`` in a column) on an
+    arrow ``key`` (ArrowLeft/Right/Up/Down), by where the piles stand on the table:
+    left and right to the nearest pile of the same row; up and down between a
+    column's face-up cards, and between the rows by slot (a column's top card when
+    entering it). The index may need clamping to a face-up card (the view does)."""
+    row = TOP_ROW if pile in TOP_ROW else tuple(f"t{i}" for i in range(1, 8))
+    here = geom.slot(pile)
+    if key in ("ArrowLeft", "ArrowRight"):
+        sign = -1 if key == "ArrowLeft" else 1
+        ahead = [p for p in row if (geom.slot(p) - here) * sign > 0]
+        if not ahead:
+            return pile, index
+        nxt = min(ahead, key=lambda p: abs(geom.slot(p) - here))
+        return nxt, None
+    if pile[0] == "t":
+        i = int(pile[1]) - 1
+        cards, down = pos.columns[i], pos.down[i]
+        if key == "ArrowDown":
+            return pile, (min(index + 1, len(cards) - 1) if index is not None else None)
+        if index is not None and index - 1 >= down:
+            return pile, index - 1
+        # up from the column's first face-up card: the top row, nearest slot (the waste on a tie)
+        return min(TOP_ROW, key=lambda p: (abs(geom.slot(p) - here), p != "waste")), None
+    if key == "ArrowDown":
+        return f"t{here + 1}", None
+    return pile, index

@@ -6,8 +6,8 @@ from outside (labels, the share link) is escaped.
 
 DOM contract of the sheets (tests rely on it): buttons carry ``data-action``
 (confirm/cancel in a confirmation; close, again in the win sheet; close, daily,
-copy in settings); a setting's choice is a button with ``data-set`` (draw,
-redeals, score, auto, lang), ``data-value`` and ``aria-pressed``; the win sheet has
+copy, help in settings); a setting's choice is a button with ``data-set`` (draw,
+redeals, score, auto, lang, theme, hand), ``data-value`` and ``aria-pressed``; the win sheet has
 ``#win-time``, ``#win-moves``, ``#win-score`` (when the score is shown) and
 ``#win-record[data-record=yes|no]``; statistics cells carry ``data-stat``
 (played, won, win_pct, streak, best_streak, assisted); a records row
@@ -26,7 +26,7 @@ from kosynka import variants
 from kosynka.position import Rules
 
 from web.i18n import LANGS, t, variant_name
-from web.store import REDEAL_CHOICES, Settings, Store, WinResult, format_time, win_percent
+from web.store import HANDS, REDEAL_CHOICES, THEMES, Settings, Store, WinResult, format_time, win_percent
 
 LANG_NAMES = {"uk": "Українська", "ru": "Русский", "en": "English"}
 
@@ -132,7 +132,9 @@ def settings_html(lang: str, settings: Settings, table_rules: Rules, url: str, r
                                 s.redeals == r) for r in REDEAL_CHOICES])
     score = _seg("score", [("on", t(L, "score_on"), s.score), ("off", t(L, "score_off"), not s.score)])
     langs = _seg("lang", [(x, LANG_NAMES[x], lang == x) for x in LANGS])
-    auto = _seg("auto", [("on", t(L, "on"), s.auto), ("off", t(L, "off"), not s.auto)])
+    auto = _seg("auto", [("on", t(L, "auto_on"), s.auto), ("off", t(L, "auto_off"), not s.auto)])
+    theme = _seg("theme", [(x, t(L, f"theme_{x}"), s.theme == x) for x in THEMES])
+    hand = _seg("hand", [(x, t(L, f"hand_{x}"), s.hand == x) for x in HANDS])
     note = ""
     if dealt_now:
         note = f"<p class='note' id='variant-note' data-when='now'>{escape(t(L, 'variant_now'))}</p>"
@@ -144,8 +146,21 @@ def settings_html(lang: str, settings: Settings, table_rules: Rules, url: str, r
             f"<div class='row'><span>{escape(t(L, 'score_setting'))}</span>{score}</div>"
             f"<div class='row'><span>{escape(t(L, 'auto_setting'))}</span>{auto}</div>"
             f"<div class='row'><span>{escape(t(L, 'language'))}</span>{langs}</div>"
+            f"<div class='row'><span>{escape(t(L, 'theme'))}</span>{theme}</div>"
+            f"<div class='row'><span>{escape(t(L, 'hand_label'))}</span>{hand}</div>"
+            f"<div class='row'><button type='button' data-action='help'>{escape(t(L, 'help'))}</button></div>"
             f"<div class='row'><button type='button' data-action='daily'>{escape(t(L, 'daily'))}</button></div>"
-            f"<p>{escape(t(L, 'share'))}</p><div class='row share'><input type='text' id='share-url' readonly "
+            f"<p id='share-label'>{escape(t(L, 'share'))}</p><div class='row share'><input type='text' id='share-url' "
+            f"aria-labelledby='share-label' readonly "
             f"value='{escape(url)}'><button type='button' data-action='copy'>{escape(t(L, 'copy'))}</button></div>"
             f"<details><summary>{escape(t(L, 'records'))} · {escape(t(L, 'stats'))}</summary>"
             + records + "</details>" + _buttons(L, "close"))
+
+
+def help_html(lang: str) -> str:
+    """The keys (issue 13): a table of key → what it does, and Close."""
+    rows = "".join(
+        f"<tr><th scope='row'><kbd>{escape(k)}</kbd></th><td>{escape(v)}</td></tr>"
+        for k, v in (line.split("|", 1) for line in t(lang, "keys").split("\n")))
+    return (f"<h2>{escape(t(lang, 'keys_title'))}</h2><table class='keys'>{rows}</table>"
+            + _buttons(lang, "close"))

@@ -39,6 +39,8 @@ from kosynka import variants
 from kosynka.position import Rules
 
 SETTINGS_KEY = "kosynka.settings"
+THEMES = ("auto", "light", "dark")  # issue 13 (web/boot/paint.js reads theme and hand too)
+HANDS = ("right", "left")
 GAME_KEY = "kosynka.game"
 RECORDS_KEY = "kosynka.records"
 SCHEMA = 1
@@ -84,6 +86,8 @@ class Settings:
     score: bool = True
     lang: str | None = None
     auto: bool = False
+    theme: str = "auto"  # issue 13: auto (follow the system) | light | dark
+    hand: str = "right"  # issue 13: where the stock and the waste stand
 
     @classmethod
     def from_dict(cls, d: Any) -> "Settings":
@@ -101,6 +105,10 @@ class Settings:
                 setattr(s, name, d[name])
         if d.get("lang") in ("uk", "ru", "en", None):
             s.lang = d.get("lang")
+        if d.get("theme") in THEMES:
+            s.theme = d["theme"]
+        if d.get("hand") in HANDS:
+            s.hand = d["hand"]
         return s
 
 

@@ -27,8 +27,20 @@ unlimited). During the win cascade the root has ``data-celebrate`` (``on``, then
 ``done``). Elements are told apart by a per-page random key (``data-k``), never
 by the hidden card.
 
-Look: cards are drawn by us, white faces with the rank and a suit symbol in the
-top-left corner (the part a column leaves visible) and a big suit below; suits
+Accessibility (issue 13): each pile is a button (``role=button``, roving
+``tabindex``: the keyboard cursor's pile is the table's one tab stop) named with
+what it shows in the current language (``web.speech``: "Column 3: nine of hearts
+on ten of spades, 3 cards face down"); its cards are images named by their face
+("nine of hearts"), a face-down card only "1 card face down"; cards the player
+cannot see (face down, under a foundation's top or the waste's shown cards) are
+``aria-hidden`` — their pile's name counts them. The keyboard
+cursor's card in a column has class ``cursor``. What a render changed (a move, a
+draw, a redeal, a turned-up card, the win) is said in ``#live``
+(``aria-live=polite``).
+
+Look: cards are drawn by us, white faces with the rank (CSS-generated from
+``data-r``: no text node, so a pile's name is all a screen reader or axe reads
+of it) and a suit symbol in the top-left corner (the part a column leaves visible) and a big suit below; suits
 are inline SVG symbols. Ranks read A 2–10 J Q K in every language; backs are a
 blue lattice; red suits are red.
 """
@@ -40,7 +52,7 @@ from math import cos, radians, sin
 
 from kosynka.cards import RANKS, SUIT, card_name, make_card
 
-from web import layout
+from web import layout, speech
 from web.dom import Listeners, document, reduced_motion, window
 from web.store import format_time
 
@@ -61,6 +73,11 @@ class TableView:
         self.placed: dict[int, layout.Place] = {}
         self.built: set[int] = set()
         self.geom: layout.Geometry | None = None
+        self.left_handed = False
+        self.lang = "uk"
+        self.cursor: tuple[str, int | None] = ("t1", None)  # the keyboard's pile and card
+        self.live = document.getElementById("live")
+        self._hidden: dict[int, bool] = {}
         self.position = None
         self.flying: list = []
         self._to_play: list = []
@@ -80,14 +97,19 @@ class TableView:
             el.className = "card red" if SUIT[c] in (1, 2) else "card"
             el.dataset.face = "down"
             el.dataset.k = str(keys[c])
+            el.setAttribute("role", "img")
             self.els[c] = el
+        for name, pile in self.piles.items():
+            pile.setAttribute("role", "button")
+            pile.tabIndex = 0 if name == self.cursor[0] else -1
         self.measure()
 
     # ------------------------------------------------------------ geometry
     def measure(self) -> None:
         """Size cards and piles for the root's box (and re-render if a position is shown)."""
-        g = layout.geometry(float(self.root.clientWidth), float(self.root.clientHeight))
+        g = layout.geometry(float(self.root.clientWidth), float(self.root.clientHeight), self.left_handed)
         self.geom = g
+        self.root.classList.toggle("left-handed", self.left_handed)
         self.root.style.setProperty("--cw", f"{g.cw}px")
         self.root.style.setProperty("--ch", f"{g.ch}px")
         for name, el in self.piles.items():
@@ -128,15 +150,18 @@ class TableView:
     def _build_face(self, c: int) -> None:
         s = SUITS[SUIT[c]]
         self.els[c].innerHTML = (
-            f'<span class="ix">{_display_rank(c)}<svg><use href="#suit-{s}"/></svg></span>'
-            f'<svg class="pip"><use href="#suit-{s}"/></svg>'
+            f'<span class="ix" data-r="{_display_rank(c)}"><svg><use href="#suit-{s}"/></svg></span>'
+            f'<svg class="pip" aria-hidden="true"><use href="#suit-{s}"/></svg>'
         )
         self.built.add(c)
 
     def render(self, pos, animate: bool = True) -> None:
-        """Show ``pos``; animate the cards that changed place (FLIP)."""
+        """Show ``pos``; animate the cards that changed place (FLIP); say what changed."""
         self.position = pos
         pl = layout.places(pos, self.geom, make_card)
+        said = speech.change(self.lang, self.placed, pl, pos) if self.placed else ""
+        if said:
+            self.say(said)
         anim = animate and not self.reduced and bool(self.placed)
         changed = [c for c, p in pl.items() if self.placed.get(c) != p]
         before = {}
@@ -172,12 +197,14 @@ class TableView:
                         self._build_face(c)
                     el.dataset.card = card_name(c)
                     el.dataset.face = "up"
+                    el.setAttribute("aria-label", speech.card_label(self.lang, c, True))
                     if anim and old is not None:
                         flipped.append(el)
                 else:
                     # a card turned back down (redeal) shows nothing, not even in the DOM
                     el.removeAttribute("data-card")
                     el.dataset.face = "down"
+                    el.setAttribute("aria-label", speech.card_label(self.lang, c, False))
                     if c in self.built:
                         el.innerHTML = ""
                         self.built.discard(c)
@@ -195,6 +222,8 @@ class TableView:
         if self.left_el.textContent != left:
             self.left_el.textContent = left
         self.placed = pl
+        self._hide_covered(pos)
+        self.show_cursor(*self.cursor, focus=False)
         if anim and (before or flipped):
             moved = []
             for c, (bx, by) in before.items():
@@ -278,6 +307,89 @@ class TableView:
         if then is not None:
             self.root.dataset.celebrate = "done"
             then()
+
+    # ------------------------------------------------------------ names and focus (issue 13)
+    def set_lang(self, lang: str) -> None:
+        """Name every card and pile in ``lang``."""
+        self.lang = lang
+        for c, p in self.placed.items():
+            self.els[c].setAttribute("aria-label", speech.card_label(lang, c, p.up))
+        self.label_piles()
+
+    def label_piles(self) -> None:
+        pos = self.position
+        if pos is None:
+            return
+        name, index = self.cursor
+        for pile, el in self.piles.items():
+            label = speech.pile_label(self.lang, pos, pile, index if pile == name else None)
+            if el.getAttribute("aria-label") != label:
+                el.setAttribute("aria-label", label)
+
+    def _hide_covered(self, pos) -> None:
+        """Cards a player cannot see are hidden from screen readers too: face-down
+        cards and those under a foundation's or the waste's shown cards (the pile's
+        name counts them)."""
+        shown_waste = set(pos.waste[-max(1, pos.fan):]) if pos.waste else set()
+        for c, p in self.placed.items():
+            if not p.up:
+                hide = True
+            elif p.pile == "waste":
+                hide = c not in shown_waste
+            elif p.pile[0] == "f":
+                hide = p.index != pos.foundations[int(p.pile[1]) - 1] - 1
+            else:
+                hide = False
+            if self._hidden.get(c) != hide:
+                self._hidden[c] = hide
+                if hide:
+                    self.els[c].setAttribute("aria-hidden", "true")
+                else:
+                    self.els[c].removeAttribute("aria-hidden")
+
+    def say(self, text: str) -> None:
+        """Words for a screen reader (the polite live region); the same words twice
+        are still said (a trailing space toggles)."""
+        if self.live is None:
+            return
+        if str(self.live.textContent).rstrip() == text:
+            text = text + ("" if str(self.live.textContent).endswith(" ") else " ")
+        self.live.textContent = text
+
+    def clamp(self, pile: str, index: int | None) -> int | None:
+        """The cursor's card in a column: a face-up card (the top one if ``index``
+        is not one), None on an empty column and on the other piles."""
+        if pile[0] != "t" or self.position is None:
+            return None
+        i = int(pile[1]) - 1
+        cards, down = self.position.columns[i], self.position.down[i]
+        if not cards:
+            return None
+        return index if index is not None and down <= index < len(cards) else len(cards) - 1
+
+    def show_cursor(self, pile: str, index: int | None, focus: bool) -> None:
+        """Put the keyboard cursor on ``pile`` (card ``index`` in a column): the pile
+        becomes the table's tab stop and, with ``focus``, takes the focus."""
+        old, _ = self.cursor
+        index = self.clamp(pile, index)
+        self.cursor = (pile, index)
+        if old != pile:
+            self.piles[old].tabIndex = -1
+        el = self.piles[pile]
+        el.tabIndex = 0
+        for e in self.root.querySelectorAll(".card.cursor"):
+            e.classList.remove("cursor")
+        if pile[0] == "t" and index is not None and self.position is not None:
+            cards = self.position.columns[int(pile[1]) - 1]
+            if index < len(cards):
+                el_c = self.els[cards[index]]
+                el_c.classList.add("cursor")
+                strip = (f"{self.placed[cards[index + 1]].y - self.placed[cards[index]].y}px"
+                         if index + 1 < len(cards) and cards[index + 1] in self.placed else "100%")
+                el_c.style.setProperty("--strip", strip)
+        self.label_piles()
+        if focus:
+            el.focus()
 
     # ------------------------------------------------------------ marks
     def lift(self, cards) -> None:

@@ -162,3 +162,20 @@ def tap_points(game: Game, move: str, geom, origin) -> list[tuple[float, float]]
     top = [q for q in placed.values() if q.pile == dest_pile]
     last = max(top, key=lambda q: q.index) if top else None
     return [at(p.pile, p.x, p.y), at(dest_pile, last.x, last.y) if last else at(dest_pile)]
+
+
+def quiet_page(new_context, kind: str = "phone", **opts):
+    """A page without the boot extras and with reduced motion; ``page.errors``
+    collects its uncaught errors."""
+    ctx = new_context(kind, boot=NO_BOOT_EXTRAS, reduced_motion="reduce", **opts)
+    page = ctx.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    return page
+
+
+def saved_game_script(game: Game) -> str:
+    """An init script that puts ``game`` in localStorage as the game in progress (P1)."""
+    import json
+    env = {"v": 1, "rev": 1, "tab": "test", "game": game.to_json(), "meta": {}}
+    return "localStorage.setItem('kosynka.game', %s)" % json.dumps(json.dumps(env))

@@ -13,7 +13,7 @@ from web import layout
 
 from gamekit import WIN_DEAL, solver_line
 
-SIZES = [(360, 531.5), (768, 900), (1280, 691)]  # the table box of 360×640, 768×1024, 1280×800
+SIZES = [(360, 531.5), (768, 900), (1280, 691), (640, 279)]  # the table box of 360×640, 768×1024, 1280×800, 640×360
 
 
 def _positions():
@@ -50,19 +50,20 @@ def _python_places(pos, geom) -> dict:
     return out
 
 
+@pytest.mark.parametrize("left", [False, True], ids=["right-handed", "left-handed"])
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_paint_js_and_layout_py_agree(paint_page, size):
+def test_paint_js_and_layout_py_agree(paint_page, size, left):
     w, h = size
-    g = layout.geometry(w, h)
-    js = paint_page.evaluate("([w, h]) => { const L = window.kosynkaPaintLayout, g = L.geometry(w, h);"
+    g = layout.geometry(w, h, left)
+    js = paint_page.evaluate("([w, h, l]) => { const L = window.kosynkaPaintLayout, g = L.geometry(w, h, l);"
                              " return [g, Object.fromEntries(" + repr(list(layout.PILES)) +
-                             ".map(n => [n, L.pileBox(g, n)]))]; }", [w, h])
+                             ".map(n => [n, L.pileBox(g, n)]))]; }", [w, h, left])
     jg, boxes = js
     assert (jg["cw"], jg["ch"], jg["gap"], jg["top"], jg["colTop"], jg["fd"], jg["fu"], jg["fan"], jg["xs"]) == (
         g.cw, g.ch, g.gap, g.top, g.col_top, g.fd, g.fu, g.fan, g.x)
     assert {n: list(g.pile_box(n)) for n in layout.PILES} == boxes
     for pos in _positions():
         want = _python_places(pos, g)
-        got = paint_page.evaluate("([w, h, pos]) => { const L = window.kosynkaPaintLayout;"
-                                  " return L.places(pos, L.geometry(w, h)); }", [w, h, pos.to_json()])
+        got = paint_page.evaluate("([w, h, l, pos]) => { const L = window.kosynkaPaintLayout;"
+                                  " return L.places(pos, L.geometry(w, h, l)); }", [w, h, left, pos.to_json()])
         assert got == want

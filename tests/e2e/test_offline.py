@@ -163,7 +163,7 @@ def test_new_version_is_picked_up_and_announced(new_context, tmp_path, vendored)
         page.goto(srv.url)
         wait_ready(page)
         page.wait_for_function(f"{HTML}.update === 'ready'", timeout=60_000)
-        # the player is told, in words (the toast of web/ui.py)
+        # the player is told, in words (the toast of web/app.py)
         page.wait_for_function("""() => {
             const t = document.getElementById('toast');
             return t.classList.contains('show') && /Kosynka|Косинк|Косынк/.test(t.textContent);

@@ -146,7 +146,8 @@ def test_blocked_storage_still_plays(new_context, base_url):
     page.goto(base_url)
     wait_ready(page)
     assert page.evaluate(f"{HTML}.storage") == "blocked"
-    assert page.evaluate(f"{HTML}.boot") == "normal"
+    # the snapshot shipped with the build still restores; none is kept (issue 15)
+    assert page.evaluate(f"[{HTML}.boot, {HTML}.snapshot]") == ["snapshot", "off"]
     waste = page.locator("[data-pile=waste] .card")
     n = waste.count()
     page.locator("[data-pile=stock]").click()

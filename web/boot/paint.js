@@ -10,7 +10,9 @@
 // While loading, taps on the table or the panel are ignored visibly: the loading
 // indicator pulses. When body[data-state] turns ready, leftovers of the paint
 // are removed. Also: html[data-storage] = "ok" | "blocked" (private mode: the
-// app says nothing will be saved), html[data-paint] = "saved" | "game" | "backs".
+// app says nothing will be saved), html[data-paint] = "saved" | "game" | "backs",
+// html[data-theme] = "light" | "dark" when the settings choose one (issue 13; the
+// app keeps it after start-up), and a left-handed table laid out mirrored.
 (function () {
   "use strict";
   var html = document.documentElement;
@@ -133,6 +135,9 @@
       return null;
     }
   }
+  // the player's look (issue 13): theme and hand, from the saved settings
+  var look = read("kosynka.settings") || {};
+  if (look.theme === "light" || look.theme === "dark") html.dataset.theme = look.theme;
   function ready() {
     var s = document.body && document.body.dataset.state;
     return s === "ready" || s === "won";
@@ -150,14 +155,15 @@
   // (tests/test_web_layout.py checks it, and compares both layouts at three sizes
   // through window.kosynkaPaintLayout).
   // LAYOUT: generated from web/layout.py NUMBERS, do not edit
-  var N = {"card_max": 110, "card_min": 24, "card_ratio": 1.4, "col_gap_min": 8, "fan_share": 0.48, "fd_min": 4, "fd_share": 0.11, "fu_min": 13, "fu_share": 0.27, "gap_max": 14, "gap_min": 3, "gap_share": 0.012, "height_share": 0.2, "min_side": 200, "room_margin": 4, "top_min": 7};
+  var N = {"card_max": 110, "card_min": 24, "card_ratio": 1.4, "col_gap_min": 8, "fan_share": 0.48, "fd_min": 4, "fd_share": 0.11, "fu_min": 13, "fu_share": 0.27, "gap_max": 14, "gap_min": 3, "gap_share": 0.012, "height_share": 0.2, "height_share_wide": 0.25, "min_side": 200, "room_margin": 4, "top_min": 7, "wide_ratio": 1.6};
   // END LAYOUT
-  function geometry(width, height) {
+  function geometry(width, height, leftHanded) {
     width = Math.max(width, N.min_side);
     height = Math.max(height, N.min_side);
     var gap = Math.max(N.gap_min, Math.min(N.gap_max, Math.floor(width * N.gap_share)));
     var cw = Math.floor((width - 8 * gap) / 7);
-    cw = Math.max(N.card_min, Math.min(cw, Math.floor((height * N.height_share) / N.card_ratio), N.card_max));
+    var share = width >= N.wide_ratio * height ? N.height_share_wide : N.height_share;
+    cw = Math.max(N.card_min, Math.min(cw, Math.floor((height * share) / N.card_ratio), N.card_max));
     var ch = Math.round(cw * N.card_ratio);
     var left = Math.floor((width - (7 * cw + 6 * gap)) / 2);
     var xs = [];
@@ -166,13 +172,18 @@
     return {
       width: width, height: height, cw: cw, ch: ch, gap: gap, xs: xs, top: top, colTop: colTop,
       fd: Math.max(N.fd_min, Math.round(ch * N.fd_share)), fu: Math.max(N.fu_min, Math.round(ch * N.fu_share)),
-      fan: Math.round(cw * N.fan_share),
+      fan: Math.round(cw * N.fan_share), leftHanded: !!leftHanded,
     };
   }
+  function slot(g, name) {
+    if (name[0] === "t") return +name[1] - 1;
+    if (name[0] === "f") return g.leftHanded ? +name[1] - 1 : 2 + +name[1];
+    var k = name === "stock" ? 0 : 1;
+    return g.leftHanded ? 6 - k : k;
+  }
   function pileBox(g, name) {
-    if (name === "stock") return [g.xs[0], g.top, g.cw, g.ch];
-    if (name === "waste") return [g.xs[1], g.top, g.cw + 2 * g.fan, g.ch];
-    if (name[0] === "f") return [g.xs[2 + +name[1]], g.top, g.cw, g.ch];
+    if (name === "waste") return [g.xs[slot(g, name)] - (g.leftHanded ? 2 * g.fan : 0), g.top, g.cw + 2 * g.fan, g.ch];
+    if (name[0] !== "t") return [g.xs[slot(g, name)], g.top, g.cw, g.ch];
     return [g.xs[+name[1] - 1], g.colTop, g.cw, Math.max(g.ch, Math.floor(g.height) - g.colTop)];
   }
   function columnOffsets(down, up, g) {
@@ -185,6 +196,17 @@
     if (need > room && down) {
       fd = Math.max(Math.floor(N.fd_min / 2), Math.floor((room - Math.max(0, up - 1) * fu) / down));
     }
+    need = down * fd + Math.max(0, up - 1) * fu;
+    if (need > room && up > 1) fu = Math.max(1, Math.floor((room - down * fd) / (up - 1)));
+    return [fd, fu];
+  }
+  function tableOffsets(pos, g) {
+    var fd = g.fd, fu = g.fu;
+    for (var c = 0; c < pos.tableau.length; c++) {
+      var o = columnOffsets(pos.down[c], pos.tableau[c].length - pos.down[c], g);
+      fd = Math.min(fd, o[0]);
+      fu = Math.min(fu, o[1]);
+    }
     return [fd, fu];
   }
   // pile name -> [[card name or null (face down), x, y], ...] bottom -> top, for
@@ -196,14 +218,15 @@
     var n = pos.waste.length, fan = n ? pos.fan || 0 : 0;
     for (i = 0; i < n; i++) {
       k = i - (n - fan);
-      out.waste.push([pos.waste[i], fan > 1 && k > 0 ? k * g.fan : 0, 0]);
+      var x = fan > 1 && k > 0 ? k * g.fan : 0;
+      out.waste.push([pos.waste[i], g.leftHanded ? 2 * g.fan - x : x, 0]);
     }
     for (k = 0; k < 4; k++) {
       for (i = 0; i < pos.foundations[k]; i++) out["f" + (k + 1)].push([RANKS[i] + SUITS[k], 0, 0]);
     }
+    var off = tableOffsets(pos, g);
     for (c = 0; c < 7; c++) {
-      var col = pos.tableau[c], down = pos.down[c];
-      var off = columnOffsets(down, col.length - down, g), y = 0;
+      var col = pos.tableau[c], down = pos.down[c], y = 0;
       for (i = 0; i < col.length; i++) {
         out["t" + (c + 1)].push([i >= down ? col[i] : null, 0, y]);
         y += i < down ? off[0] : off[1];
@@ -230,14 +253,15 @@
     el.dataset.face = "up";
     el.dataset.card = name;
     var use = '<svg><use href="#suit-' + s + '"/></svg>';
-    el.innerHTML = '<span class="ix">' + (r === "T" ? "10" : r) + use + "</span>" +
+    el.innerHTML = '<span class="ix" data-r="' + (r === "T" ? "10" : r) + '">' + use + "</span>" +
       '<svg class="pip"><use href="#suit-' + s + '"/></svg>';
     return el;
   }
 
   // position: engine JSON {tableau, down, stock, waste, foundations, fan} or null
   function paintPosition(table, pos) {
-    var g = geometry(table.clientWidth, table.clientHeight);
+    var g = geometry(table.clientWidth, table.clientHeight, look.hand === "left");
+    table.classList.toggle("left-handed", g.leftHanded);
     var el = piles(table);
     table.style.setProperty("--cw", g.cw + "px");
     table.style.setProperty("--ch", g.ch + "px");

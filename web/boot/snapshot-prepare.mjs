@@ -8,7 +8,7 @@
 // file system itself is not in a snapshot). Then the app's pure modules
 // (build.snapshot_modules) are imported. Strings only cross back to JS: no JS
 // object may be referenced from Python at snapshot time. The standard modules
-// that the other app modules (web.ui, web.main: they touch the DOM) import at
+// that the other app modules (web.app, web.view, …, web.main: they touch the DOM) import at
 // module level are imported too, and importlib.metadata, which the page's
 // importlib.invalidate_caches() after a restore pulls in.
 

@@ -1,0 +1,154 @@
+"""What a screen reader hears (issue 13): card and pile names, and what changed.
+
+Pure functions (no browser import, tested on CPython): ``card(lang, c)`` names a
+card ("nine of hearts"); ``pile_label(lang, pos, pile, …)`` names a pile with
+what it shows ("Column 3: nine of hearts on ten of spades, 3 cards face down";
+"Stock: 14 cards, 2 redeals left"); ``change(lang, before, after, pos)`` says
+what a render changed, from the places of ``web.layout`` before and after (a
+move, a draw, a redeal, a card turned up, the win).
+
+Decisions:
+- A face-down card is never named: piles count them ("3 cards face down"), the
+  stock says how many cards it holds, a face-down card's own label is "face-down
+  card".
+- A column reads from its top card down ("A on B on C"), the way the player
+  meets it; a column whose chosen card is deeper than its top says which first
+  ("Column 3 (selected: ten of spades): …"); choosing another card of a column
+  (Up/Down) says that card in the live region.
+- Announcements are short and polite (``aria-live=polite``): the lead card of a
+  move and where it went, a turned-up card, the drawn card, a redeal with the
+  redeals left, the win.
+"""
+
+from __future__ import annotations
+
+from kosynka.cards import RANK, SUIT
+
+from web.i18n import t
+
+SUIT_ORDER = "shdc"  # foundation k (f1–f4) holds suit k
+
+
+def plural(lang: str, key: str, n: int) -> str:
+    """``n`` with the string ``key``'s form for it: one form, or one|few|many
+    (Ukrainian and Russian rules; English uses one|other|other)."""
+    forms = t(lang, key).split("|")
+    if len(forms) == 1:
+        return forms[0].format(n=n)
+    if lang == "en":
+        i = 0 if n == 1 else 1
+    elif n % 10 == 1 and n % 100 != 11:
+        i = 0
+    elif 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+        i = 1
+    else:
+        i = 2
+    return forms[i].format(n=n)
+
+
+def card(lang: str, c: int) -> str:
+    """A face-up card's name: "nine of hearts", "дев'ятка чирв"."""
+    return t(lang, "card_fmt").format(rank=t(lang, "ranks").split("|")[RANK[c]],
+                                      suit=t(lang, "suits").split("|")[SUIT[c]])
+
+
+def pile_name(lang: str, pile: str) -> str:
+    """"Stock", "Waste", "Foundation of hearts", "Column 3"."""
+    if pile in ("stock", "waste"):
+        return t(lang, f"pile_{pile}")
+    if pile[0] == "f":
+        return t(lang, "pile_found").format(suit=t(lang, "suits").split("|")[int(pile[1]) - 1])
+    return t(lang, "pile_col").format(n=pile[1])
+
+
+def _dest(lang: str, pile: str) -> str:
+    if pile[0] == "t":
+        return t(lang, "to_col").format(n=pile[1])
+    return t(lang, {"stock": "to_stock", "waste": "to_waste"}.get(pile, "to_found"))
+
+
+def redeals_left(pos) -> int | None:
+    """Redeals the rules still allow (None: unlimited)."""
+    r = pos.rules.redeals
+    return None if r is None else max(0, r - pos.redeals_used)
+
+
+def _stock_tail(lang: str, pos) -> str:
+    left = redeals_left(pos)
+    return "" if left is None else ", " + plural(lang, "redeals_left", left)
+
+
+def pile_cards(pos, pile: str) -> tuple[list[int], int]:
+    """(cards bottom → top, how many of them are face down) of a pile."""
+    if pile == "stock":
+        return list(pos.stock), len(pos.stock)
+    if pile == "waste":
+        return list(pos.waste), 0
+    if pile[0] == "f":
+        k = int(pile[1]) - 1
+        return [r * 4 + k for r in range(pos.foundations[k])], 0
+    i = int(pile[1]) - 1
+    return list(pos.columns[i]), pos.down[i]
+
+
+def pile_label(lang: str, pos, pile: str, chosen: int | None = None) -> str:
+    """A pile's accessible name; ``chosen``: the index of the card the keyboard
+    cursor is on (said when it is not the top card)."""
+    name = pile_name(lang, pile)
+    cards, down = pile_cards(pos, pile)
+    if pile == "stock":
+        body = plural(lang, "cards_n", len(cards)) if cards else t(lang, "empty")
+        return f"{name}: {body}{_stock_tail(lang, pos)}"
+    if not cards:
+        return f"{name}: {t(lang, 'empty')}"
+    if pile[0] == "f":
+        return f"{name}: {card(lang, cards[-1])}"
+    if pile == "waste":
+        shown = cards[-max(1, pos.fan):][::-1] if pos.fan else cards[-1:]
+        return f"{name}: {_on(lang, shown)}, {plural(lang, 'cards_n', len(cards))}"
+    body = _on(lang, cards[down:][::-1])
+    if down:
+        body += ", " + t(lang, "face_down").format(cards=plural(lang, "cards_n", down))
+    if chosen is not None and down <= chosen < len(cards) - 1:
+        name += " (" + t(lang, "selected").format(card=card(lang, cards[chosen])) + ")"
+    return f"{name}: {body}"
+
+
+def _on(lang: str, cards: list[int]) -> str:
+    return f" {t(lang, 'on')} ".join(card(lang, c) for c in cards)
+
+
+def card_label(lang: str, c: int, up: bool) -> str:
+    return card(lang, c) if up else t(lang, "face_down").format(cards=plural(lang, "cards_n", 1))
+
+
+def picked(lang: str, cards) -> str:
+    """"Picked up: ten of spades and 2 cards more"."""
+    if len(cards) == 1:
+        return t(lang, "picked").format(card=card(lang, cards[0]))
+    return t(lang, "picked_more").format(card=card(lang, cards[0]), cards=plural(lang, "cards_n", len(cards) - 1))
+
+
+def change(lang: str, before: dict, after: dict, pos) -> str:
+    """What changed between two sets of places (``web.layout.places``): the words
+    for the live region, "" when nothing worth saying moved."""
+    moved = [c for c, p in after.items() if c in before and before[c].pile != p.pile]
+    parts = []
+    if moved:
+        dests = {after[c].pile for c in moved}
+        srcs = {before[c].pile for c in moved}
+        if srcs == {"stock"} and dests == {"waste"}:
+            parts.append(t(lang, "drew").format(card=card(lang, pos.waste[-1])))
+        elif srcs == {"waste"} and dests == {"stock"} and not pos.waste:
+            parts.append(t(lang, "redealt") + _stock_tail(lang, pos).replace(",", "", 1))
+        else:
+            lead = min(moved, key=lambda c: after[c].index)
+            dest = after[lead].pile
+            parts.append(t(lang, "moved").format(card=card(lang, lead), dest=_dest(lang, dest)))
+    for c, p in after.items():
+        old = before.get(c)
+        if old is not None and p.up and not old.up and p.pile[0] == "t":
+            parts.append(t(lang, "turned_up").format(card=card(lang, c)))
+    if sum(1 for p in after.values() if p.pile[0] == "f") == 52 and parts:
+        parts.append(t(lang, "win"))
+    return " ".join(parts)
