@@ -89,6 +89,7 @@ class TableView:
         self.left_el = document.createElement("span")  # redeals left (issue 12 item 4)
         self.left_el.className = "redeals-left"
         self.left_el.hidden = True
+        self.left_el.setAttribute("aria-hidden", "true")  # the stock's name says it (issue 13)
         root.appendChild(self.left_el)
         self._celebrated = None
         keys = random.sample(range(100, 1000), 52)
