@@ -123,6 +123,7 @@ class Solo:
         if nil(el):
             el = document.createElement("span")
             el.id = "deal-mark"
+            el.setAttribute("role", "img")  # one mark, named by its sentence
             no.after(el)
         el.dataset.mark = self.mark
         el.innerHTML = (f"<b aria-hidden='true'>{MARK_SYMBOLS[self.mark]}</b> "
