@@ -207,9 +207,9 @@ def test_n9_reconnect_resynchronises_the_players_game_from_the_hosts_copy(race):
     race.net.cut(race.links[0])
     race.run()
     assert not next(r for r in race.host.view()["players"] if r["pid"] == 1)["connected"]
-    # the page reloads: a fresh Player with the same pid and token
+    # the page reloads: a fresh Player that remembers only its pid and token
     fresh = Player("P1", race.net.clock)
-    fresh.pid, fresh.token, fresh._id = p1.pid, p1.token, p1._id
+    fresh.pid, fresh.token = p1.pid, p1.token
     race.players[0] = fresh
     race.net.run(until=race.net.now + GRACE - 5)
     race.connect(0)

@@ -189,11 +189,32 @@ def browser_modules(root: Path | str | None = None) -> list[str]:
     return sorted(keep)
 
 
+# PyPI packages the page uses (pinned in requirements-dev.txt), bundled from where
+# pip installed them: package → the modules the page needs (segno: the race's QR
+# codes, issue 11; without it the page shows the links and no QR code).
+PYPI_MODULES = {"segno": ("__init__", "consts", "encoder", "utils", "writers")}
+
+
+def _pypi_sources() -> list[tuple[str, Path]]:
+    import importlib.util
+
+    out = []
+    for pkg, mods in PYPI_MODULES.items():
+        spec = importlib.util.find_spec(pkg)
+        if spec is None or not spec.origin:
+            print(f"kosynka: {pkg} is not installed, the page goes without it "
+                  "(python3 -m pip install -r requirements-dev.txt)", file=sys.stderr)
+            continue
+        out += [(f"{pkg}/{m}.py", Path(spec.origin).parent / f"{m}.py") for m in mods]
+    return out
+
+
 def _python_sources(root: Path) -> list[tuple[str, Path]]:
-    """(name in the archive, path) of every module of :func:`browser_modules`, sorted."""
+    """(name in the archive, path) of every module of :func:`browser_modules` and of
+    ``PYPI_MODULES``, sorted."""
     known = _candidates(root)
-    return sorted((known[n].relative_to(root).as_posix(), known[n])
-                  for n in browser_modules(root))
+    return sorted([(known[n].relative_to(root).as_posix(), known[n])
+                   for n in browser_modules(root)] + _pypi_sources())
 
 
 def _module_names(sources: list[tuple[str, Path]], package: str = "kosynka") -> list[str]:

@@ -37,6 +37,7 @@ from web.dom import Listeners, LocalStorageBackend, document, nil, window
 from web.i18n import pick_language, t
 from web.input import TableInput
 from web.modes import Mode
+from web.race.page import RacePage
 from web.solo import Solo
 from web.store import GAME_KEY, MemoryBackend, Store
 from web.view import TableView
@@ -72,6 +73,7 @@ class App:
                       "new": lambda: self.run_action("new"), "help": self.show_help})
         self.dialogs = Dialogs(self.listeners, on_action=self.on_sheet_action,
                                on_set=self.change_setting, on_closed=self.sheet_closed)
+        self.race = RacePage(self)
 
     # ------------------------------------------------------------ start-up
     async def start(self) -> None:
@@ -80,6 +82,9 @@ class App:
         self.relabel()
         self.apply_score_setting()
         self.bind()
+        if self.race.handover_tab():
+            return  # this tab only handed a friend's reply to the hosting tab (issue 11)
+        self.race.route(str(window.location.hash))
         solo = self.solo
         link, bad_link = links.from_address(str(window.location.hash), str(window.location.search))
         env = self.store.load_game_envelope()
@@ -125,6 +130,7 @@ class App:
         if document.documentElement.getAttribute("data-update") == "ready":
             self.announce_update()      # announced before Python was up
         window.setInterval(self.listeners.proxy(lambda *a: self.tick()), 500)
+        self.race.way_back()
         self.solver.start_worker()
         self.solver.prepare_next(solo.rules_from_settings())
 
@@ -264,6 +270,8 @@ class App:
     def on_key(self, ev) -> None:
         if self.dialogs.is_open:
             self.dialogs.on_key(ev)
+        elif self.race.active:
+            self.race.on_key(ev)
         else:
             self.input.on_key(ev)
 
@@ -275,6 +283,9 @@ class App:
         elif action == "daily":
             self.dialogs.close()
             self.solo.daily_game()
+        elif action == "race":
+            self.dialogs.close()
+            self.race.open_host()
         elif action == "help":
             self.show_help()
         elif action == "copy":
@@ -287,6 +298,7 @@ class App:
 
     def show_settings(self, dealt_now: bool = False) -> None:
         self.input.deselect()
+        self.hide_toast()  # a message from before would cover the sheet's buttons
         self.dialogs.open("settings", sheets.settings_html(
             self.lang, self.settings, self.solo.game.rules, str(window.location.href),
             self.solo.records_html(), dealt_now=dealt_now))

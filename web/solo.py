@@ -295,6 +295,7 @@ class Solo:
                                    assisted=g.assisted, daily=self.daily)
         self.save()
         app.set_mode(Mode.WON)
+        app.hide_toast()
 
         def sheet():
             if self.game is g:

@@ -180,6 +180,9 @@ class Player:
             self.game, self.race = None, 0
         self.token, self.error = msg["token"], None
         self._acked(msg["ack"])
+        # a comeback after a reload remembers only pid and token: our ids go on
+        # after the host's last ack, or the host would take them for duplicates
+        self._id = max(self._id, self.ack)
 
     def _acked(self, ack: int) -> None:
         self.ack = max(self.ack, ack)

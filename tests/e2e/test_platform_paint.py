@@ -5,6 +5,8 @@ blocks storage still plays."""
 
 from __future__ import annotations
 
+import time
+
 from conftest import wait_ready
 
 HTML = "document.documentElement.dataset"
@@ -38,9 +40,12 @@ def hold_python(ctx) -> list:
 
 
 def let_python_start(page, held):
-    page.wait_for_function(f"!!{HTML}.paint")
-    if not held:  # the runtime's request comes a little after the first paint
-        page.wait_for_event("request", lambda r: r.url.endswith("pyodide.asm.wasm"))
+    # the runtime's request comes a little after the first paint; Playwright hands
+    # it to the route handler while it talks to the page, so talk until it is held
+    deadline = time.monotonic() + 90
+    while not held and time.monotonic() < deadline:
+        page.evaluate("0")
+    assert held, "Pyodide's WebAssembly was never requested"
     for route in held:
         route.continue_()
 

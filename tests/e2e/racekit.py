@@ -1,0 +1,119 @@
+"""Helpers for the race e2e tests (issue 11): players as Chromium contexts over real
+WebRTC, driven through the race screens' DOM contract (``web/race/page.py``,
+``web/race/screen.py``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from conftest import wait_ready
+from gamekit import NO_BOOT_EXTRAS
+
+from kosynka.position import Rules
+from kosynka.solver import VERIFY_STATES, verified_deal
+
+
+@dataclass
+class Seat:
+    """One player: their browser context and the page racing in it."""
+
+    name: str
+    ctx: object
+    page: object
+
+
+def open_page(new_context, base_url, name: str) -> Seat:
+    ctx = new_context("phone", boot=NO_BOOT_EXTRAS)
+    page = ctx.new_page()
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    page.goto(base_url)
+    wait_ready(page)
+    page.evaluate("n => localStorage.setItem('kosynka.race.name', n)", name)
+    return Seat(name, ctx, page)
+
+
+def host_table(new_context, base_url, name: str = "Anna") -> Seat:
+    host = open_page(new_context, base_url, name)
+    host.page.click("[data-action=settings]")
+    host.page.click("#sheet [data-action=race]")
+    host.page.wait_for_selector("#race li[data-pid='0']")
+    return host
+
+
+def invite_link(host: Seat) -> str:
+    links = host.page.locator("#race [data-invite-link]")
+    before = links.text_content() if links.count() else None
+    host.page.click("[data-action=invite]:visible")
+    host.page.wait_for_function(
+        "b => { const l = document.querySelector('#race [data-invite-link]');"
+        " return l && l.textContent !== b; }", arg=before)
+    return links.text_content()
+
+
+def hand_over(host: Seat, reply: str) -> str:
+    """The reply link opened on the host's device: a new tab of its browser."""
+    tab = host.ctx.new_page()
+    tab.goto(reply, wait_until="commit")
+    tab.wait_for_function("!['pending', undefined].includes(document.documentElement.dataset.raceHandover)")
+    result = tab.evaluate("document.documentElement.dataset.raceHandover")
+    tab.close()
+    return result
+
+
+def join(host: Seat, seat: Seat, pid: int | None = None) -> None:
+    """``seat`` takes an invite from ``host`` and is connected (as ``pid`` if given)."""
+    url = invite_link(host)
+    p = seat.page
+    p.goto(url)
+    p.wait_for_selector("#race [data-action=join]")
+    p.click("#race [data-action=join]")
+    reply = p.locator("#race [data-reply-link]").text_content(timeout=20_000)
+    assert hand_over(host, reply) == "ok"
+    p.wait_for_function("document.body.dataset.race !== undefined")
+    if pid is not None and race_state(seat) == "lobby":
+        p.wait_for_selector(f"#race li[data-you][data-pid='{pid}']", state="attached")
+
+
+def ready(seat: Seat) -> None:
+    seat.page.click("#race [data-action=ready]")
+    seat.page.wait_for_selector("#race li[data-you][data-ready=yes]", state="attached")
+
+
+def start(host: Seat, players: list[Seat]) -> int:
+    host.page.wait_for_selector("#race [data-action=start]:not([disabled])")
+    host.page.click("#race [data-action=start]")
+    for s in [host, *players]:
+        s.page.wait_for_function("document.body.dataset.race === 'running'")
+    deal = int(host.page.get_attribute("#race-screen", "data-deal"))
+    for s in players:
+        assert int(s.page.get_attribute("#race-screen", "data-deal")) == deal
+    return deal
+
+
+def line(deal: int, draw: int = 1) -> list[str]:
+    """The solver's winning line of a verified deal (as the host verified it)."""
+    number, res = verified_deal(deal, Rules(draw, None), VERIFY_STATES)
+    assert number == deal and res.result == "won"
+    return res.moves
+
+
+def play(seat: Seat, moves: list[str]) -> None:
+    """Moves made on ``seat``'s own race table, as its input makes them."""
+    seat.page.evaluate(
+        """ms => { const race = globalThis.kosynkaPyodide.globals.get('app').race;
+                   for (const m of ms) if (!race.play(m)) throw new Error('refused: ' + m); }""",
+        moves)
+
+
+def race_state(seat: Seat) -> str:
+    return seat.page.evaluate("document.body.dataset.race")
+
+
+def wait_race(seat: Seat, state: str, timeout: float = 30_000) -> None:
+    seat.page.wait_for_function(f"document.body.dataset.race === '{state}'", timeout=timeout)
+
+
+def opponent(seat: Seat, pid: int) -> dict:
+    loc = seat.page.locator(f"#race-screen [data-opponent][data-pid='{pid}']")
+    return {k: loc.get_attribute(f"data-{k}") for k in ("foundation", "faceup", "moves", "status")}

@@ -1,0 +1,707 @@
+"""Race with friends in the page (issue 11): the host's lobby and invites, the
+friend's join screen, the hand-over tab, and the race itself (``web.race.screen``).
+
+The host's page runs ``kosynka.race.Host`` (the truth of the race); a friend's page
+runs a ``kosynka.race.Player``; every message between them goes over a WebRTC link
+(``web.race.rtc``) and through the race protocol's checks. This module only shows
+what they hold and hands them the player's actions.
+
+Routes (the URL fragment, read at start-up and on ``hashchange``, then cleared so
+a reload does not reopen an old invite):
+
+- ``#race=<code>`` — an invite: the friend sees the table's name, the host and the
+  settings, types a name, presses Join and sends back the reply link shown (text,
+  QR code, Copy, Share). The page connects as soon as the host opens the reply.
+- ``#reply=<code>`` — a reply opened on the host's device: ``handover.mjs``
+  hands it to the hosting tab of this browser before Python starts; this tab
+  says how that went, starts no game, and can be closed.
+
+Decisions (user-visible):
+
+- Invites: the host's Invite makes one link (one pending peer connection) for one
+  friend; the table seats whoever joins first in the free seats, later arrivals
+  watch (N3). The same button brings back a friend whose connection dropped: a
+  fresh link exchange, within the 60 s of N9.
+- Names are remembered on the device (``kosynka.race.name``); the host's settings
+  too (``kosynka.race.settings``); a STUN server only if the host types one
+  (``kosynka.race.stun``; none by default, so nothing leaves the device).
+- Coming back (N9): a friend's tab remembers its seat (``sessionStorage``:
+  table, pid, token). After a reload or a drop it says whose table it was at and
+  asks for a new link from the host; opening that link puts it back at its table
+  exactly as the host holds it.
+- The host's page is the table: if it reloads or closes, the race cannot go on
+  (the truth lived there). The host's page asks before it is closed during a race;
+  the friends see "connection lost" at once and, when no new link came within the
+  60 s, that the host's table has closed and the race ended without a result.
+- Test-only: ``localStorage["kosynka.race.test_speed"]`` (a number), read by the
+  host at Start and Again, runs the race's clock that many times faster (a timed
+  race ends in seconds, the grace too). No control of the page sets it.
+
+DOM contract (tests rely on it): ``data-action`` = race (menu), invite, join,
+ready, start (lobby) and those of ``web.race.screen``; ``[data-invite-link]`` /
+``[data-reply-link]`` hold the links as text; a refused link shows
+``[data-linkerror=link/…]``; ``html[data-race-handover]`` (and, once worded,
+``#race[data-handover]``) is ``ok`` / ``none`` / a ``link/…`` code; lobby seats
+are ``#race li[data-pid]`` with ``data-seat``, ``data-ready`` (yes/no) and
+``data-connected`` (yes/no); ``[data-way-back]`` says how to return (N9);
+``document.body.dataset.race`` is lobby, running, won, lost, draw or watching
+while a race screen is open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import js
+
+from kosynka.position import IllegalMoveError, InvalidMoveError
+from kosynka.race import Host, Player, RaceError
+from kosynka.race.table import LOBBY, NAME_MAX, RACING, check_name
+
+from web.dom import document, nil, window
+from web.i18n import t
+from web.race import net, signal
+from web.race.dom import fill, h
+from web.race.screen import RaceScreen
+from web.race.signal import CodeError, Invite
+
+NAME_KEY = "kosynka.race.name"
+STUN_KEY = "kosynka.race.stun"
+SETTINGS_KEY = "kosynka.race.settings"
+SPEED_KEY = "kosynka.race.test_speed"
+SEAT_KEY = "kosynka.race.seat"      # sessionStorage: the friend's way back (N9)
+GRACE_S = 60
+
+
+def _get(store: str, key: str) -> str | None:
+    """``key`` of ``window[store]`` (localStorage, sessionStorage); None when
+    missing or when the browser blocks storage (even reading the property throws)."""
+    try:
+        value = getattr(window, store).getItem(key)
+    except Exception:
+        return None
+    return None if nil(value) else str(value)
+
+
+def _set(store: str, key: str, value: str | None) -> None:
+    try:
+        if value is None:
+            getattr(window, store).removeItem(key)
+        else:
+            getattr(window, store).setItem(key, value)
+    except Exception:
+        pass  # storage blocked: the page just does not remember
+
+
+def table_label(table: int) -> str:
+    """A short name for a table id, easy to read aloud (``K7Q3``)."""
+    alphabet = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+    return "".join(alphabet[(table >> (5 * i)) & 31] for i in range(4))
+
+
+class RacePage:
+    """The race screens; ``app`` gives the language, toasts, sheets and listeners."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.mode: str | None = None          # host | friend | handover | error
+        self.links: net.HostLinks | None = None
+        self.host: Host | None = None
+        self.player: Player | None = None
+        self.invite: Invite | None = None     # the friend's invite
+        self.reply_url: str | None = None
+        self.open_invites: list[str] = []     # the host's invite links not yet answered
+        self.settings = self._load_settings()
+        self.lost_at: float | None = None     # the friend's link dropped (N9)
+        self._speed = 1.0
+        self._t0 = self._p0 = 0.0
+        self._dirty = False
+        document.head.appendChild(h("link", {"rel": "stylesheet", "href": "web/race/race.css"}))
+        self.sheet = h("div", {"class": "sheet", "role": "dialog", "aria-modal": "true"})
+        self.root = h("div", {"id": "race", "class": "overlay race", "hidden": True}, self.sheet)
+        document.body.appendChild(self.root)
+        self._screen: RaceScreen | None = None  # made at the first Start: no second table before
+        on = app.listeners.on
+        on(self.root, "click", self.on_click)
+        on(self.root, "change", self.on_change)
+        on(window, "hashchange", lambda ev: self.route(str(window.location.hash)))
+        on(window, "beforeunload", self.on_beforeunload)
+        self._frame = app.listeners.proxy(lambda *a: self.render())
+        self._tick = app.listeners.proxy(lambda *a: self.tick())
+        self._interval = None
+
+    # ------------------------------------------------------------ small things
+    def tr(self, key: str, **kw) -> str:
+        text = t(self.app.lang, key)
+        return text.format(**kw) if kw else text
+
+    @property
+    def active(self) -> bool:
+        """A race screen (lobby, join, race) is open: it takes the keys."""
+        return self.mode in ("host", "friend", "error") or not self.root.hidden
+
+    def my_name(self) -> str:
+        name = (_get("localStorage", NAME_KEY) or "").strip()[:NAME_MAX]
+        try:
+            return check_name(name)
+        except RaceError:
+            return self.tr("race_player")
+
+    def _load_settings(self) -> dict:
+        try:
+            s = json.loads(_get("localStorage", SETTINGS_KEY) or "{}")
+            if s.get("draw") in (1, 3) and s.get("minutes") in signal.MINUTES:
+                return {"draw": s["draw"], "minutes": s["minutes"]}
+        except (ValueError, AttributeError):
+            pass
+        return {"draw": 1, "minutes": None}
+
+    def kind_label(self, minutes) -> str:
+        return self.tr("race_last") if minutes is None else self.tr("race_min", n=minutes)
+
+    def settings_label(self, draw: int, minutes) -> str:
+        return f"{self.tr('draw1' if draw == 1 else 'draw3')} · {self.kind_label(minutes)}"
+
+    def clock(self) -> float:
+        """The race's clock (s): the page's monotonic time, sped up for tests."""
+        p = float(js.performance.now()) / 1000
+        return self._t0 + (p - self._p0) * self._speed
+
+    def _test_speed(self) -> None:
+        try:
+            speed = float(_get("localStorage", SPEED_KEY) or 1)
+        except ValueError:
+            speed = 1.0
+        self._t0, self._p0 = self.clock(), float(js.performance.now()) / 1000
+        self._speed = speed if 1 <= speed <= 1000 else 1.0
+
+    def _ticking(self) -> None:
+        if self._interval is None:
+            self._interval = window.setInterval(self._tick, 250)
+
+    def _solo(self, pause: bool) -> None:
+        """The solo game's clock waits while a race screen is open."""
+        game = self.app.solo.game
+        if game is not None:
+            game.pause() if pause else game.resume()
+
+    @property
+    def screen(self) -> RaceScreen:
+        """The race screen, made when a race is first shown (the solo table is then
+        the only ``[data-pile]`` table on the page until someone races)."""
+        if self._screen is None:
+            self._screen = RaceScreen(self)
+        return self._screen
+
+    def view(self) -> dict | None:
+        if self.host is not None:
+            return self.host.view()
+        if self.player is not None:
+            return self.player.view
+        return None
+
+    def link_error(self, err: CodeError, item_kind: str = "reply") -> object:
+        key = "race_" + err.code.replace("/", "_")
+        if err.code == "link/kind":
+            key = "race_link_kind_" + item_kind
+        return h("p", {"class": "error", "data-linkerror": err.code, "role": "alert"}, self.tr(key))
+
+    def link_box(self, attr: str, url: str) -> object:
+        """A link as text, its QR code, Copy and (where the browser has it) Share."""
+        box = h("div", {"class": "linkbox"}, h("p", {"class": "link", attr: True}, url))
+        try:
+            from web.race import qr
+            code = qr.make(url)
+            holder = h("div", {"class": "qrbox", "data-qr-version": code.version})
+            holder.innerHTML = code.svg  # segno's markup of our own link: no peer text in it
+            box.appendChild(holder)
+        except ImportError:  # segno not bundled: the link still works
+            pass
+        row = h("div", {"class": "row share"},
+                h("button", {"type": "button", "data-action": "copy-link"}, self.tr("copy")))
+        if hasattr(js.navigator, "share"):
+            row.appendChild(h("button", {"type": "button", "data-action": "share-link"},
+                              self.tr("race_share")))
+        box.appendChild(row)
+        return box
+
+    def buttons(self, *specs) -> object:
+        return h("div", {"class": "buttons"}, *(
+            None if spec is None else
+            h("button", {"type": "button", "data-action": spec[0], **(spec[2] if len(spec) > 2 else {})},
+              self.tr(spec[1]))
+            for spec in specs))
+
+    # ------------------------------------------------------------ routes
+    def route(self, fragment: str) -> bool:
+        """Open the screen a ``#race=`` / ``#reply=`` fragment names; False if none."""
+        if not fragment.startswith(("#race=", "#reply=")):
+            return False
+        window.history.replaceState(js.undefined, "", str(window.location.pathname)
+                                    + str(window.location.search))
+        try:
+            item = signal.parse_link(fragment)
+            if isinstance(item, Invite):
+                signal.check_invite_age(item, net.minutes_now())
+        except CodeError as e:
+            self.show_error(e)
+            return True
+        if isinstance(item, Invite):
+            if self.mode == "host":
+                self.show_error(CodeError("link/kind", ""), "invite")
+            elif self.player is not None and self.player.connected:
+                return True  # already at a table: an invite opened twice changes nothing
+            else:
+                self.open_invite(item)
+        elif self.mode == "host":
+            asyncio.ensure_future(self.take_reply(fragment))
+        else:  # a reply in a tab that hosts nothing (handover.mjs takes those it sees first)
+            self.show_error(CodeError("link/kind", ""), "reply")
+        return True
+
+    def show_error(self, err: CodeError, item_kind: str = "reply") -> None:
+        if self.mode in ("host", "friend"):
+            self.app.toast(self.tr("race_" + err.code.replace("/", "_")
+                                   if err.code != "link/kind" else "race_link_kind_" + item_kind), 5000)
+            return
+        self.mode = "error"
+        fill(self.sheet, h("h2", None, self.tr("race_title")), self.link_error(err, item_kind),
+             self.buttons(("leave", "close")))
+        self.root.hidden = False
+
+    # ------------------------------------------------------------ hand-over tab
+    def handover_tab(self) -> bool:
+        """This tab was opened by a reply link: ``handover.mjs`` hands the reply to
+        the hosting tab; this tab only says how that went (and starts no game)."""
+        if nil(document.documentElement.getAttribute("data-race-handover")):
+            return False
+        self.mode = "handover"
+        fill(self.sheet, h("h2", None, self.tr("race_title")), h("p", None, self.tr("race_connecting")))
+        self.root.hidden = False
+        asyncio.ensure_future(self._handover_result())
+        return True
+
+    async def _handover_result(self) -> None:
+        html = document.documentElement
+        while str(html.getAttribute("data-race-handover")) == "pending":
+            await asyncio.sleep(0.05)
+        result = str(html.getAttribute("data-race-handover"))
+        self.root.dataset.handover = result
+        if result == "ok":
+            msg = h("p", {"class": "big"}, self.tr("race_sent"))
+        elif result == "none":
+            msg = h("p", {"class": "error"}, self.tr("race_no_table"))
+        else:
+            msg = self.link_error(CodeError(result, ""), "invite")
+        fill(self.sheet, h("h2", None, self.tr("race_title")), msg)
+
+    # ------------------------------------------------------------ host
+    def open_host(self) -> None:
+        if self.mode != "host":
+            self.leave()
+            self.mode = "host"
+            self._speed, self._t0, self._p0 = 1.0, 0.0, float(js.performance.now()) / 1000
+            self.links = net.HostLinks(self.attach, _get("localStorage", STUN_KEY) or "")
+            self.links.listen()
+            self.host = Host(self.my_name(), self.clock)
+            self.host.on_change = self.changed
+            s = self.settings
+            self.host.set_settings(s["draw"], s["minutes"])
+            self._ticking()
+        self._solo(pause=True)
+        self.render()
+
+    def attach(self, link) -> None:
+        """A friend's link opened: the host takes it (newcomer or comeback)."""
+        if self.host is not None:
+            self.host.attach(link)
+        self.open_invites = []  # answered: the panel closes
+        self.changed()
+
+    async def make_invite(self) -> None:
+        host = self.host
+        s = host.view()
+        inv = await self.links.invite(self.my_name(), s["draw"], s["minutes"])
+        url = signal.link(str(window.location.href), inv)
+        self.open_invites = [url]  # the panel shows the newest invite
+        self.render()
+
+    async def take_reply(self, text: str) -> bool:
+        try:
+            await self.links.reply(text)
+        except CodeError as e:
+            box = self.sheet.querySelector(".paste-error")
+            if not nil(box):
+                fill(box, self.link_error(e, "invite"))
+            else:
+                self.show_error(e, "invite")
+            return False
+        self.open_invites = []
+        self.render()
+        return True
+
+    def rename_host(self) -> None:
+        """The host typed a new name: a table nobody has joined yet starts anew."""
+        if self.host is not None and len(self.host.view()["players"]) == 1:
+            old = self.host
+            self.host = Host(self.my_name(), self.clock)
+            self.host.on_change = self.changed
+            v = old.view()
+            self.host.set_settings(v["draw"], v["minutes"])
+            self.render()
+
+    def start(self) -> None:
+        self._test_speed()
+        self.act(self.host.start)
+
+    def act(self, fn, *args) -> None:
+        """Do an action of the race; one the rules refuse is said in a toast."""
+        try:
+            fn(*args)
+        except RaceError as e:
+            self.app.toast(e.detail, 3000)
+
+    # ------------------------------------------------------------ friend
+    def open_invite(self, invite: Invite) -> None:
+        self.leave()
+        self.mode = "friend"
+        self.invite = invite
+        self._solo(pause=True)
+        self.render()
+
+    async def join(self) -> None:
+        invite = self.invite
+        name = self.my_name()
+        link, reply = await net.join(invite)
+        remembered = self.remembered()
+        self.player = Player(name, self.clock)
+        if remembered and remembered.get("table") == invite.table:
+            self.player.pid, self.player.token = remembered["pid"], remembered["token"]
+        self.player.on_change = self.changed
+        self._ticking()
+        self.player.connect(link)
+        link.on_status = self._friend_status(link.on_status)
+        self.reply_url = signal.link(str(window.location.href), reply)
+        self.render()
+
+    def _friend_status(self, inner):
+        def status(s: str) -> None:
+            self.lost_at = None if s == "open" else self.clock()
+            inner(s)
+        return status
+
+    def remembered(self) -> dict | None:
+        try:
+            data = json.loads(_get("sessionStorage", SEAT_KEY) or "null")
+            if isinstance(data, dict) and isinstance(data.get("pid"), int):
+                return data
+        except ValueError:
+            pass
+        return None
+
+    def remember(self) -> None:
+        p = self.player
+        if p is None or p.pid is None or p.token is None or self.invite is None:
+            return
+        _set("sessionStorage", SEAT_KEY, json.dumps({
+            "table": self.invite.table, "pid": p.pid, "token": p.token,
+            "host": self.invite.host}))
+
+    def way_back(self) -> bool:
+        """After a reload: the friend's tab remembers a table; say how to return (N9)."""
+        data = self.remembered()
+        if data is None or self.mode is not None:
+            return False
+        self.mode = "error"
+        fill(self.sheet, h("h2", None, self.tr("race_title")),
+             h("p", {"class": "big", "data-way-back": True}, self.tr("race_way_back", host=str(data["host"]))),
+             self.buttons(("forget", "race_leave")))
+        self.root.hidden = False
+        return True
+
+    # ------------------------------------------------------------ moves from the table
+    def play(self, move: str) -> bool:
+        """The own table's input made ``move``: the host's copy, or the player's game
+        sent to the host. False (nothing changes) if it is refused."""
+        try:
+            if self.host is not None:
+                self.host.play(move)
+            elif self.player is not None:
+                self.player.play(move)
+            else:
+                return False
+        except (RaceError, IllegalMoveError, InvalidMoveError):
+            return False
+        if self._screen is not None:
+            self._screen.show_own(animate=True)
+        return True
+
+    def game(self):
+        if self.host is not None:
+            return self.host.game
+        return self.player.game if self.player is not None else None
+
+    # ------------------------------------------------------------ time and repaint
+    def tick(self) -> None:
+        if self.host is not None:
+            self.host.tick()
+        elif self.player is not None and self.lost_at is not None:
+            if self.clock() - self.lost_at > GRACE_S:
+                self.lost_at = None
+                if self._screen is not None:
+                    self._screen.host_gone()
+                else:
+                    self.app.toast(self.tr("race_host_gone"), 8000)
+        if self._screen is not None:
+            self._screen.tick()
+
+    def changed(self) -> None:
+        """The host or the player changed: repaint once, at the next frame."""
+        self.remember()
+        if not self._dirty:
+            self._dirty = True
+            window.requestAnimationFrame(self._frame)
+
+    def render(self) -> None:
+        self._dirty = False
+        v = self.view()
+        if self.mode == "host" or (self.mode == "friend" and v is not None):
+            if v is not None and v["phase"] != LOBBY:
+                self.screen.show(v)
+                if self.open_invites:  # the host invites during a race: a comeback, a spectator
+                    fill(self.sheet, h("h2", None, self.tr("race_invite")), *self.invite_parts(),
+                         self.buttons(("close-links", "close")))
+                self.root.hidden = not self.open_invites
+                return
+            if self._screen is not None:
+                self._screen.hide()
+            self.render_lobby(v)
+        elif self.mode == "friend":
+            self.render_join()
+        self.root.hidden = self.mode is None
+
+    def render_lobby(self, v: dict) -> None:
+        is_host = self.host is not None
+        me = next((p for p in v["players"] if p["pid"] == v["you"]), None)
+        document.body.dataset.race = "lobby" if me and me["seat"] is not None else "watching"
+        rows = []
+        for p in v["players"]:
+            marks = []
+            if p["host"]:
+                marks.append(self.tr("race_host_mark"))
+            elif p["seat"] is None:
+                marks.append(self.tr("race_watching"))
+            else:
+                marks.append(self.tr("race_ready_mark" if p["ready"] else "race_not_ready"))
+            if not p["connected"]:
+                marks.append(self.tr("race_dropped"))
+            score = f" · {p['score']:g}" if p["score"] else ""
+            rows.append(h("li", {"data-pid": p["pid"], "data-seat": "" if p["seat"] is None else p["seat"],
+                                 "data-ready": "yes" if p["ready"] else "no",
+                                 "data-connected": "yes" if p["connected"] else "no",
+                                 "data-you": p["pid"] == v["you"]},
+                          h("span", {"class": "no"}, "—" if p["seat"] is None
+                            else self.tr("race_seat", n=p["seat"] + 1)),
+                          h("span", {"class": "who"}, p["name"]),
+                          h("span", {"class": "mark"}, ", ".join(marks) + score)))
+        parts = [h("h2", None, self.tr("race_title") + " · " + self.table_name())]
+        if is_host:
+            parts += [self.name_field(), self.settings_rows(v)]
+        else:
+            parts += [h("p", {"class": "settings"}, self.settings_label(v["draw"], v["minutes"]))]
+        parts.append(h("ul", {"class": "seats"}, *rows))
+        if is_host:
+            parts += self.invite_parts()
+            friends = [p for p in v["players"] if p["seat"] is not None and not p["host"]]
+            can_start = bool(friends) and all(p["ready"] for p in friends)
+            parts.append(self.buttons(("leave", "race_leave"),
+                                      ("start", "race_start", {"disabled": not can_start})))
+        else:
+            ready = bool(me and me["ready"])
+            seated = bool(me and me["seat"] is not None)
+            parts.append(self.buttons(
+                ("leave", "race_leave"),
+                ("ready", "race_ready", {"aria-pressed": "true" if ready else "false"}) if seated else None))
+        fill(self.sheet, *parts)
+
+    def table_name(self) -> str:
+        table = self.links.table if self.links is not None else self.invite.table
+        return table_label(table)
+
+    def name_field(self) -> object:
+        return h("label", None, self.tr("race_you"),
+                 h("input", {"type": "text", "data-field": "name", "maxlength": NAME_MAX,
+                             "value": _get("localStorage", NAME_KEY) or "",
+                             "autocomplete": "nickname", "placeholder": self.tr("race_player")}))
+
+    def settings_rows(self, v: dict) -> object:
+        def seg(field, current, options):
+            return h("span", {"class": "seg"}, *(
+                h("button", {"type": "button", "data-set": field, "data-value": json.dumps(value),
+                             "aria-pressed": "true" if current == value else "false"}, label)
+                for value, label in options))
+
+        return h("div", None,
+                 h("div", {"class": "row"}, h("span", None, self.tr("draw")),
+                   seg("draw", v["draw"], [(1, self.tr("draw1")), (3, self.tr("draw3"))])),
+                 h("div", {"class": "row"}, h("span", None, self.tr("race_kind")),
+                   seg("minutes", v["minutes"], [(m, self.kind_label(m)) for m in signal.MINUTES])))
+
+    def invite_parts(self) -> list:
+        parts = [h("div", {"class": "row"},
+                   h("button", {"type": "button", "data-action": "invite"}, self.tr("race_invite")))]
+        for url in self.open_invites:
+            parts += [h("p", {"class": "help"}, self.tr("race_invite_help")),
+                      self.link_box("data-invite-link", url)]
+        parts += [
+            h("div", {"class": "row share"},
+              h("input", {"type": "text", "data-field": "reply", "placeholder": self.tr("race_paste"),
+                          "autocomplete": "off"}),
+              h("button", {"type": "button", "data-action": "paste-reply"}, self.tr("race_seat_them"))),
+            h("div", {"class": "paste-error"}),
+            h("details", None, h("summary", None, self.tr("race_stun")),
+              h("input", {"type": "text", "data-field": "stun", "value": self.links.stun,
+                          "placeholder": "stun:stun.example.org:3478", "autocomplete": "off"}),
+              h("p", {"class": "help"}, self.tr("race_stun_note")))]
+        return parts
+
+    def render_join(self) -> None:
+        inv = self.invite
+        parts = [h("h2", None, self.tr("race_invitation", host=inv.host)),
+                 h("p", {"class": "table-name"},
+                   self.tr("race_table_name", host=inv.host, id=table_label(inv.table))),
+                 h("p", {"class": "settings"}, self.settings_label(inv.draw, inv.minutes))]
+        if self.reply_url is None:
+            parts += [self.name_field(), self.buttons(("leave", "race_leave"), ("join", "race_join"))]
+        else:
+            p = self.player
+            error = p.error if p is not None else None
+            parts += [h("p", {"class": "help"}, self.tr("race_reply_help", host=inv.host)),
+                      self.link_box("data-reply-link", self.reply_url),
+                      h("p", {"class": "error" if error else "conn",
+                              "data-conn": "open" if p is not None and p.connected else "waiting"},
+                        error or self.tr("race_connecting")),
+                      self.buttons(("leave", "race_leave"))]
+        fill(self.sheet, *parts)
+
+    # ------------------------------------------------------------ events
+    def on_change(self, ev) -> None:
+        field = ev.target.getAttribute("data-field")
+        if field == "name":
+            _set("localStorage", NAME_KEY, str(ev.target.value).strip()[:NAME_MAX])
+            self.rename_host()
+        elif field == "stun" and self.links is not None:
+            value = str(ev.target.value).strip()
+            self.links.stun = value if value.startswith(("stun:", "stuns:")) else ""
+            _set("localStorage", STUN_KEY, self.links.stun)
+
+    def on_click(self, ev) -> None:
+        target = ev.target
+        setter = target.closest("[data-set]")
+        if not nil(setter) and self.host is not None:
+            self.settings[str(setter.dataset.set)] = json.loads(str(setter.dataset.value))
+            _set("localStorage", SETTINGS_KEY, json.dumps(self.settings))
+            self.act(self.host.set_settings, self.settings["draw"], self.settings["minutes"])
+            return
+        btn = target.closest("[data-action]")
+        if nil(btn) or btn.disabled:
+            return
+        self.action(str(btn.dataset.action), btn)
+
+    def action(self, action: str, btn=None) -> None:
+        """A button of the race screens (lobby, join, race table, results)."""
+        host, player = self.host, self.player
+        if action == "invite" and self.links is not None:
+            if btn is not None:
+                btn.disabled = True
+            asyncio.ensure_future(self.make_invite())
+        elif action == "paste-reply":
+            field = self.sheet.querySelector("[data-field=reply]")
+            asyncio.ensure_future(self.take_reply(str(field.value)))
+        elif action == "join" and self.invite is not None:
+            btn.disabled = True
+            asyncio.ensure_future(self.join())
+        elif action == "ready" and player is not None:
+            me = next((p for p in player.view["players"] if p["pid"] == player.pid), None)
+            self.act(player.set_ready, not (me and me["ready"]))
+        elif action == "start" and host is not None:
+            self.start()
+        elif action == "copy-link":
+            self.copy(btn)
+        elif action == "share-link":
+            url = str(btn.closest(".linkbox").querySelector(".link").textContent)
+            try:
+                js.navigator.share(js.Object.fromEntries([["url", url]]))
+            except Exception:
+                pass
+        elif action == "resign":
+            self.app.dialogs.ask(self.app.lang, self.tr("race_resign_q"),
+                                 lambda: self.act((host or player).resign))
+        elif action == "offer-draw":
+            self.act((host or player).offer_draw)
+        elif action in ("accept-draw", "decline-draw"):
+            self.act((host or player).answer_draw, action == "accept-draw")
+        elif action == "again" and host is not None:
+            self._test_speed()
+            self.act(host.again)
+        elif action == "change-settings" and host is not None:
+            self.act(host.change_settings)
+        elif action == "close-links":
+            self.open_invites = []
+            self.render()
+        elif action == "leave" and self._racing():
+            self.app.dialogs.ask(self.app.lang, self.tr("race_leave_q"), self._forget_and_leave)
+        elif action in ("leave", "forget"):
+            self._forget_and_leave()
+
+    def _racing(self) -> bool:
+        v = self.view()
+        return v is not None and v["phase"] == RACING and (
+            self.host is not None or self.screen.outcome() == "running")
+
+    def _forget_and_leave(self) -> None:
+        _set("sessionStorage", SEAT_KEY, None)
+        self.leave()
+
+    def copy(self, btn) -> None:
+        node = btn.closest(".linkbox").querySelector(".link")
+        try:
+            window.navigator.clipboard.writeText(str(node.textContent))
+            self.app.toast(self.tr("copied"), 1500)
+        except Exception:  # no clipboard (an insecure context): select it for the player
+            window.getSelection().selectAllChildren(node)
+
+    def on_key(self, ev) -> None:
+        if str(ev.key) == "Escape" and self.mode == "error":
+            self.leave()
+        else:
+            if self._screen is not None:
+                self._screen.on_key(ev)
+
+    def on_beforeunload(self, ev) -> None:
+        """The host's page holds the race: ask before it goes (the friends would lose it)."""
+        v = self.host.view() if self.host is not None else None
+        if v is not None and len(v["players"]) > 1:
+            ev.preventDefault()
+            ev.returnValue = ""
+
+    def leave(self) -> None:
+        if self.links is not None:
+            self.links.close()
+        for conn in list(self.host.conns.values()) if self.host is not None else ():
+            conn.link.close()
+        if self.player is not None and self.player.link is not None:
+            self.player.link.close()
+        if self._interval is not None:
+            window.clearInterval(self._interval)
+        self.links = self.host = self.player = self.invite = self.reply_url = None
+        self.open_invites = []
+        self.mode = self._interval = self.lost_at = None
+        if self._screen is not None:
+            self._screen.hide()
+        fill(self.sheet)
+        self.root.hidden = True
+        document.body.removeAttribute("data-race")
+        self._solo(pause=False)
+

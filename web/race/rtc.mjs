@@ -1,0 +1,183 @@
+// A race link over WebRTC (issue 11 item 1): one RTCPeerConnection with one
+// reliable, ordered data channel. The Python side (web/race/rtc.py) wraps a Peer
+// as kosynka.race.transport.Link; the SDP travels in links (web/race/signal.py).
+//
+// - No ICE server unless the player configured one (nothing leaves the device).
+// - ICE is gathered completely before offer()/answer() return (no trickle: the
+//   whole description goes into one link).
+// - Incoming messages are queued and handed to Python in slices of SLICE_MS,
+//   one message per link in turn, between which the browser runs input and
+//   paint: a peer that floods cannot freeze the page, nor starve the others.
+//   A link with more than FLOOD_QUEUE messages waiting is dropped.
+// - Status: "open" when the channel opens; "dropped" once, when it closes, the
+//   connection fails, or stays disconnected for DISCONNECT_MS; "closed" after
+//   close() on this side.
+
+const SLICE_MS = 8;
+const FLOOD_QUEUE = 2000;
+const MAX_CHARS = 65536;       // longer messages are cut (the protocol refuses them anyway)
+const GATHER_MS = 5000;        // an unreachable STUN server must not hold up the link
+const DISCONNECT_MS = 5000;
+
+const busy = new Set();        // peers with queued events
+let scheduled = false;
+const tick = new MessageChannel();
+tick.port1.onmessage = drain;
+
+function schedule() {
+  if (!scheduled) {
+    scheduled = true;
+    tick.port2.postMessage(0);
+  }
+}
+
+function drain() {
+  scheduled = false;
+  const t0 = performance.now();
+  while (busy.size && performance.now() - t0 < SLICE_MS) {
+    for (const peer of busy) {
+      peer._deliverOne();
+      if (performance.now() - t0 >= SLICE_MS) break;
+    }
+  }
+  if (busy.size) schedule();
+}
+
+function gathered(pc) {
+  return new Promise((resolve) => {
+    if (pc.iceGatheringState === "complete") return resolve();
+    const timer = setTimeout(resolve, GATHER_MS);
+    pc.addEventListener("icegatheringstatechange", () => {
+      if (pc.iceGatheringState === "complete") {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+}
+
+export class Peer {
+  constructor(iceServers = []) {
+    this.pc = new RTCPeerConnection({
+      iceServers: [...iceServers].filter(Boolean).map((urls) => ({ urls })),
+    });
+    this.dc = null;
+    this.queue = [];
+    this.head = 0;
+    this.state = "new";        // new → open → dropped | closed
+    this.onmessage = null;     // (text) => void, set by Python
+    this.onstatus = null;      // (status) => void
+    this.received = 0;
+    this._timer = 0;
+    this.pc.addEventListener("connectionstatechange", () => {
+      const s = this.pc.connectionState;
+      clearTimeout(this._timer);
+      if (s === "failed") this._drop();
+      else if (s === "disconnected") this._timer = setTimeout(() => this._drop(), DISCONNECT_MS);
+    });
+  }
+
+  get connected() {
+    return this.state === "open" && this.dc !== null && this.dc.readyState === "open";
+  }
+
+  async offer() {
+    this._channel(this.pc.createDataChannel("race", { ordered: true }));
+    await this.pc.setLocalDescription(await this.pc.createOffer());
+    await gathered(this.pc);
+    return this.pc.localDescription.sdp;
+  }
+
+  async answer(offerSdp) {
+    this.pc.addEventListener("datachannel", (ev) => this._channel(ev.channel));
+    await this.pc.setRemoteDescription({ type: "offer", sdp: offerSdp });
+    await this.pc.setLocalDescription(await this.pc.createAnswer());
+    await gathered(this.pc);
+    return this.pc.localDescription.sdp;
+  }
+
+  async accept(answerSdp) {
+    await this.pc.setRemoteDescription({ type: "answer", sdp: answerSdp });
+  }
+
+  send(text) {
+    if (!this.connected) return;
+    try {
+      this.dc.send(text);
+    } catch (e) {
+      this._drop();
+    }
+  }
+
+  close() {
+    if (this.state === "closed" || this.state === "dropped") return;
+    this.state = "closed";
+    this._shutdown();
+    this._push(["status", "closed"]);
+  }
+
+  _channel(dc) {
+    if (this.dc) return dc.close();     // one channel per link
+    this.dc = dc;
+    dc.addEventListener("open", () => {
+      if (this.state !== "new") return;
+      this.state = "open";
+      this._push(["status", "open"]);
+    });
+    dc.addEventListener("close", () => this._drop());
+    dc.addEventListener("message", (ev) => {
+      if (this.state !== "open") return;
+      if (this.queue.length - this.head >= FLOOD_QUEUE) {
+        console.warn("race link: the peer floods, dropped");
+        return this._drop();
+      }
+      let text = typeof ev.data === "string" ? ev.data : "\u0000binary";
+      if (text.length > MAX_CHARS) text = text.slice(0, MAX_CHARS + 1);
+      this.received++;
+      this._push(["message", text]);
+    });
+  }
+
+  _drop() {
+    if (this.state === "closed" || this.state === "dropped") return;
+    this.state = "dropped";
+    this.queue.length = this.head = 0;    // what was not handed over yet is lost with the link
+    this._shutdown();
+    this._push(["status", "dropped"]);
+  }
+
+  _shutdown() {
+    clearTimeout(this._timer);
+    try {
+      this.pc.close();
+    } catch (e) { /* already closed */ }
+  }
+
+  _push(item) {
+    this.queue.push(item);
+    busy.add(this);
+    schedule();
+  }
+
+  _deliverOne() {
+    const item = this.queue[this.head++];
+    if (this.head >= this.queue.length) {
+      this.queue.length = this.head = 0;
+      busy.delete(this);
+    } else if (this.head > 1024) {
+      this.queue.splice(0, this.head);
+      this.head = 0;
+    }
+    const fn = item[0] === "message" ? this.onmessage : this.onstatus;
+    if (!fn) return;
+    try {
+      fn(item[1]);
+    } catch (e) {
+      console.error("race link handler failed:", e);
+    }
+  }
+}
+
+export function peer(iceServers) {
+  return new Peer(iceServers || []);
+}

@@ -1,0 +1,104 @@
+"""The race's :class:`~kosynka.race.transport.Link` over WebRTC (issue 11 item 1).
+
+``rtc.mjs`` does the browser's part (one ``RTCPeerConnection`` and one reliable,
+ordered data channel per link; messages handed over in slices so a flooding peer
+cannot freeze the page); this module wraps it for the race host and players and
+turns SDP into link codes (``web.race.signal``).
+
+Star topology: the host holds one :class:`RtcLink` per seat (one peer connection
+each), a player one to the host. A link is made by one exchange of codes::
+
+    host:   peer = await new_peer(stun); invite_offer = await offer(peer)   → invite link
+    friend: peer = await new_peer(invite.stun); answer = await answer(peer, invite.offer)
+                                                                            → reply link
+    host:   await accept(peer, reply.answer)    → both links report "open"
+
+Each :class:`RtcLink` makes its two callbacks' proxies once and destroys them when
+the link ends (PLATFORM-NOTES: a proxy per call would leak).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import js
+from pyodide.ffi import create_proxy
+
+from kosynka.race.transport import CLOSED, DROPPED, Link
+from web.race import signal
+
+_module = None
+
+
+async def rtc_module():
+    """``rtc.mjs``, imported once (relative to the page, so a sub-path host works)."""
+    global _module
+    if _module is None:
+        url = js.URL.new("web/race/rtc.mjs", js.document.baseURI).href
+        _module = await js.Function.new("u", "return import(u)")(url)
+    return _module
+
+
+async def new_peer(stun: str = ""):
+    """A fresh peer connection; ``stun`` ("" = none) is the only ICE server."""
+    mod = await rtc_module()
+    return mod.peer(js.Array.of(*([stun] if stun else [])))
+
+
+async def offer(peer) -> signal.Description:
+    """The host's side: the offer of ``peer``, ICE gathered."""
+    return signal.parse_sdp(str(await peer.offer()))
+
+
+async def answer(peer, remote: signal.Description) -> signal.Description:
+    """The friend's side: the answer to ``remote`` (an invite's offer), ICE gathered."""
+    return signal.parse_sdp(str(await peer.answer(signal.build_sdp(remote))))
+
+
+async def accept(peer, remote: signal.Description) -> None:
+    """The host's side: apply a friend's answer; the link opens shortly after."""
+    await peer.accept(signal.build_sdp(remote))
+
+
+class RtcLink(Link):
+    """A :class:`Link` over one ``rtc.mjs`` peer (made by :func:`new_peer`)."""
+
+    def __init__(self, peer) -> None:
+        super().__init__()
+        self._peer = peer
+        self._on_msg = create_proxy(self._message)
+        self._on_status = create_proxy(self._status)
+        peer.onmessage = self._on_msg
+        peer.onstatus = self._on_status
+        self._ended = False
+
+    @property
+    def connected(self) -> bool:
+        return not self._ended and bool(self._peer.connected)
+
+    def send(self, text: str) -> None:
+        if not self._ended:
+            self._peer.send(text)
+
+    def close(self) -> None:
+        if not self._ended:
+            self._peer.close()  # reports "closed" through _status
+
+    def _message(self, text) -> None:
+        self.on_message(str(text))
+
+    def _status(self, status) -> None:
+        status = str(status)
+        if status in (DROPPED, CLOSED):
+            if self._ended:
+                return
+            self._ended = True
+            # never destroy a proxy while JS is calling it: after this call returns
+            asyncio.get_event_loop().call_soon(self._release)
+        self.on_status(status)
+
+    def _release(self) -> None:
+        self._peer.onmessage = None
+        self._peer.onstatus = None
+        self._on_msg.destroy()
+        self._on_status.destroy()
