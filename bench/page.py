@@ -42,6 +42,7 @@ def run_once(browser, url: str) -> dict:
     t0 = page.evaluate("performance.now()") + 500
     page.wait_for_function("(localStorage.getItem('kosynka.next') || '').includes('d1')", timeout=120_000)
     page.click("[data-action=finish]")
+    page.click("#sheet [data-action=confirm]")  # "Let the solver finish?" (issue 12)
     page.wait_for_function("(window.kosynkaSolverStats || {}).finish_result", timeout=120_000)
     t1 = page.evaluate("performance.now()")
     longest = max((d for s, d in page.evaluate("window.__longtasks") if t0 <= s <= t1), default=0.0)

@@ -183,6 +183,7 @@ from dataclasses import dataclass, field
 from .cards import PARENTS
 from .deals import MAX_DEAL
 from .position import DRAW, FOUNDATION, WASTE, Position, Rules
+from .safety import safe as _safe, safe_back as _safe_back  # noqa: F401 (one rule: kosynka.safety; _safe is the name the proofs and tests use)
 
 __all__ = [
     "SolveResult", "Solver", "solve", "verified_deal", "VerifiedDealSearch",
@@ -222,66 +223,6 @@ class SolveResult:
     def to_json(self) -> dict:
         return {"result": self.result, "moves": list(self.moves),
                 "states": self.states, "seconds": round(self.seconds, 4)}
-
-
-def _safe(card: int, found) -> bool:
-    """May ``card`` (at a column top, or in a talon as allowed below) go to its
-    foundation with no alternative searched?
-
-    Rule: its foundation takes it next, both foundations of the other colour
-    hold every card below its rank, and the other foundation of its colour
-    holds every card two or more below its rank.
-
-    Proof (valid with R8, cards coming back from foundations). Let ``c`` have
-    rank ``r``; let ``L`` be the cards of the other colour of rank < r and the
-    cards of c's colour of rank < r - 1 on the sibling suit and < r on c's own
-    suit; by the rule all of ``L`` is on foundations in P. Let ``S`` be any
-    winning line from P and P' = P with c on its foundation. Project every
-    state Q of S by lifting the cards of ``L ∪ {c}`` onto their foundations.
-    (1) In a column only a card one rank lower of the other colour is ever put
-    on a card, and whatever lies on a card of ``L ∪ {c}`` is in ``L``; none of
-    them is face down (in P they are on foundations or c is a top), so they
-    always form a top segment of their columns and lifting them leaves a
-    legal layout, with at most the same face-down cards. (2) Each move of S
-    maps to a legal move or to nothing: a move of a card of ``L ∪ {c}`` (with
-    what lies on it) maps to nothing; a move of a run headed by another card
-    ``h`` maps to the same move of the run cut at its first lifted card: ``h``
-    is a top, face up, and its destination — a parent of ``h``, not in
-    ``L ∪ {c}`` by ranks and colours, or an empty column, or h's foundation,
-    whose height is unchanged by the lifting because h's rank is at or above
-    the lifted part — is still there; a foundation → column move of such an
-    ``h`` likewise. Stock taps map to the same taps; if c was in the talon
-    (draw 1 only, below) a tap that turns c up maps to nothing and the others
-    to the same taps, so redeals used never grow. (3) The projection of a won
-    state is won. So S projects to a winning line from P'.
-
-    Talon: with draw 1 the tap mapping above holds wherever c lies in the
-    talon, so c may go from the waste top (any redeal limit) and, with
-    unlimited redeals (pointer irrelevant, see ``"pointer"``), from anywhere in
-    the talon. With draw 3 removing a talon card shifts the triples, so talon
-    cards are never moved by this rule.
-    """
-    r = card >> 2
-    s = card & 3
-    if found[s] != r:
-        return False
-    o1, o2 = _OPP[s]
-    return found[o1] >= r and found[o2] >= r and found[_SIB[s]] >= r - 1
-
-
-def _safe_back(card: int, found) -> bool:
-    """Is ``card``, the top of its foundation, one that never needs to come
-    back (R8)? Same rule as :func:`_safe` with the card counted as not yet on
-    its foundation. Proof: if a shortest winning line from P starts by moving
-    ``card`` to a column, giving Q, then in Q the card is a column top and the
-    rule of :func:`_safe` holds, so the projection in its proof turns the rest
-    of the line into a winning line from Q + card→foundation = P that is at
-    least one move shorter (the card's move back up is dropped): impossible.
-    """
-    r = card >> 2
-    s = card & 3
-    o1, o2 = _OPP[s]
-    return found[o1] >= r and found[o2] >= r and found[_SIB[s]] >= r - 1
 
 
 def _toggles(cols, higher_only: bool = False):

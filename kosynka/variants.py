@@ -11,7 +11,9 @@ settings, records T2, the solver worker's requests):
   whole range 0 … 2⁶⁴−1 (a Deal of the day is above 2³¹);
 * :func:`from_text` reads a variant from the text fields of a link
   (``draw=3&redeals=2``; a missing, empty or ``u`` redeals is unlimited);
-* :func:`from_fields` reads one from JSON values (saved settings, messages).
+* :func:`from_fields` reads one from JSON values (saved settings, messages);
+* :func:`read_link` reads a whole deal link (the hash ``#deal=42&draw=3`` or
+  the query ``?deal=42`` a person types) and says when it names no deal.
 
 Every reader raises ``ValueError`` with a message saying what is wrong, and
 nothing else, whatever the input.
@@ -24,12 +26,14 @@ nothing else, whatever the input.
 
 from __future__ import annotations
 
+import datetime
 import re
+from urllib.parse import parse_qsl
 
 from .deals import MAX_DEAL
 from .position import Rules
 
-__all__ = ["key", "from_key", "parse_number", "from_text", "from_fields"]
+__all__ = ["key", "from_key", "parse_number", "from_text", "from_fields", "read_link", "LINK_FIELDS"]
 
 _KEY_RE = re.compile(r"d([13])(?:r([0-3]))?")
 _NUMBER_RE = re.compile(r"[0-9]{1,20}")
@@ -78,3 +82,50 @@ def from_fields(draw: object, redeals: object) -> Rules:
     if draw is None:
         raise ValueError("draw must be 1 or 3, not None")
     return Rules(draw, redeals)
+
+
+LINK_FIELDS = ("deal", "draw", "redeals", "daily")
+"""The fields of a deal link; any other field is not Kosynka's and is ignored."""
+
+
+def read_link(text: str, query: bool = False) -> tuple[int, Rules, str | None] | None:
+    """The deal a link names: ``(number, rules, daily)``, where ``daily`` is the
+    ISO date when the link is that date's Deal of the day.
+
+    ``text`` is the hash (``#deal=42&draw=3&redeals=2``) or, with ``query``,
+    the query (``?deal=42``). None: the text names nothing at all — an empty
+    hash, or a query without any of :data:`LINK_FIELDS` (a messenger's
+    ``?fbclid=…`` is not ours). ValueError, saying why, when it names no deal:
+    no ``deal`` field, a number that is not one (``abc``, ``-5``, out of
+    range), a variant that is none (``draw=7``), or garbage. Fields that are
+    not Kosynka's are ignored; a ``daily`` that is not a date is dropped (the
+    deal is still the one named).
+
+    >>> read_link("#deal=42&draw=3&redeals=2")
+    (42, Rules(draw=3, redeals=2), None)
+    >>> read_link("?deal=42", query=True), read_link("?fbclid=x", query=True), read_link("#")
+    ((42, Rules(draw=1, redeals=None), None), None, None)
+    >>> read_link("#deal=-5")
+    Traceback (most recent call last):
+    ...
+    ValueError: a deal number is a whole number from 0 to 18446744073709551615, not '-5'
+    """
+    body = text[1:] if text[:1] in ("#", "?") else text
+    if not body:
+        return None
+    fields = dict(parse_qsl(body, keep_blank_values=True))
+    if query and not any(f in fields for f in LINK_FIELDS):
+        return None
+    if "deal" not in fields:
+        raise ValueError(f"the link names no deal: {body[:24]!r}")
+    number = parse_number(fields["deal"])
+    rules = from_text(fields.get("draw"), fields.get("redeals"))
+    return number, rules, _date(fields.get("daily"))
+
+
+def _date(text: str | None) -> str | None:
+    """An ISO date (``2026-12-01``) as written, else None."""
+    try:
+        return datetime.date.fromisoformat(text).isoformat() if text and len(text) == 10 else None
+    except ValueError:
+        return None

@@ -56,9 +56,42 @@ def test_settings_show_the_choices_and_the_next_deal_note():
     s = Settings(draw=3, redeals=2, score=False, lang="ru")
     html = sheets.settings_html("ru", s, Rules(1), "http://x/#deal=5&draw=1", "")
     pressed = re.findall(r"data-set='(\w+)' data-value='(\w+)' aria-pressed='true'", html)
-    assert pressed == [("draw", "3"), ("redeals", "2"), ("score", "off"), ("lang", "ru"),
+    assert pressed == [("draw", "3"), ("redeals", "2"), ("score", "off"), ("auto", "off"), ("lang", "ru"),
                        ("theme", "auto"), ("hand", "right")]
-    assert "id='variant-note'" in html
+    assert "id='variant-note' data-when='next'" in html
+
+
+def test_issue12_a_variant_dealt_at_once_is_said_so():
+    s = Settings(draw=3)
+    html = sheets.settings_html("en", s, Rules(3), "http://x/#deal=5&draw=3", "", dealt_now=True)
+    assert "data-when='now'>The new variant is dealt now.<" in html
+    assert "variant-note" not in sheets.settings_html("en", s, Rules(3), "u", "")
+
+
+def test_issue12_auto_move_setting_off_by_default():
+    html = sheets.settings_html("en", Settings(), Rules(1), "u", "")
+    assert "data-set='auto' data-value='off' aria-pressed='true'" in html
+    html = sheets.settings_html("en", Settings(auto=True), Rules(1), "u", "")
+    assert "data-set='auto' data-value='on' aria-pressed='true'" in html
+
+
+def test_issue12_assisted_wins_counted_apart_in_the_statistics():
+    st = store_with_wins()
+    st.record_win("d1", 10, 10, assisted=True)
+    html = sheets.records_html("en", st, Rules(1), None)
+    assert (cell(html, "played"), cell(html, "won"), cell(html, "win_pct"), cell(html, "assisted")) == \
+        ("3", "2", "67%", "1")
+    assert "Finished by the solver" in html
+
+
+def test_issue12_verdicts_say_what_to_do_next():
+    for lang in ("uk", "ru", "en"):
+        for result in ("lost", "unknown"):
+            html = sheets.verdict_html(lang, result)
+            assert f"data-result='{result}'" in html
+            assert "data-action='close'" in html and "data-action='again'" in html
+    assert "Undo back" in sheets.verdict_html("en", "lost")
+    assert "No path found within the limit" in sheets.verdict_html("en", "unknown")
     same = sheets.settings_html("ru", Settings(draw=1), Rules(1), "http://x/", "")
     assert "variant-note" not in same
 

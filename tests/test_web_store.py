@@ -3,12 +3,14 @@
 import doctest
 import json
 
+import pytest
+
 import web.i18n
 import web.layout
 import web.links
 import web.store
 from web.i18n import pick_language, t, STRINGS
-from web.links import DealLink, parse, format as fmt
+from web.links import DealLink, from_address, parse, format as fmt
 from web.store import MemoryBackend, Settings, Store, GAME_KEY, RECORDS_KEY, SETTINGS_KEY, variant_key
 
 
@@ -37,10 +39,31 @@ def test_L1_every_language_has_every_string():
 def test_V2_link_round_trip():
     for link in (DealLink(0), DealLink(123456, 3, 2), DealLink(9, 1, 1, "2026-11-29")):
         assert parse(fmt(link)) == link
-    assert parse("#deal=5&draw=2") is None
-    assert parse("#deal=-1") is None
-    assert parse("#foo=1") is None
-    assert parse("#deal=5&redeals=9") is None
+    for bad in ("#deal=5&draw=2", "#deal=-1", "#foo=1", "#deal=5&redeals=9"):
+        with pytest.raises(ValueError):
+            parse(bad)
+    assert parse("") is None and parse("#") is None
+
+
+@pytest.mark.parametrize("hash_,search", [
+    ("#deal=abc", ""), ("#deal=-5", ""), ("#deal=42&draw=7", ""),
+    ("#deal=18446744073709551616", ""), ("#%%garbage!", ""), ("#deal=", ""),
+    ("", "?deal=abc"), ("", "?draw=3"),
+])
+def test_issue12_links_that_name_no_deal_are_said_to(hash_, search):
+    """Each bad form is told apart from "no link" (the page then says so)."""
+    assert from_address(hash_, search) == (None, True)
+
+
+def test_issue12_the_query_form_works_like_the_hash():
+    assert from_address("", "?deal=42") == (DealLink(42), False)
+    assert from_address("", "?deal=42&draw=3&redeals=2") == (DealLink(42, 3, 2), False)
+    assert from_address("#deal=7&draw=1", "?deal=42") == (DealLink(7), False)  # the hash wins
+    assert from_address("", "?fbclid=abc") == (None, False)  # not ours: no link, no message
+    assert from_address("", "") == (None, False)
+    # a bad date of the day is dropped, the deal is still the one named
+    assert from_address("#deal=9&daily=2026-13-45", "") == (DealLink(9), False)
+    assert from_address("#deal=9&utm_source=x", "") == (DealLink(9), False)
 
 
 def test_P2_settings_round_trip_and_bad_values():
@@ -90,8 +113,25 @@ def test_T2_records_per_variant_wins_only_assisted_none():
     st.record_abandon()
     st2 = Store(be)
     assert st2.best("d1") == {"time": 200, "moves": 120}
-    assert st2.stats == {"played": 4, "won": 3, "streak": 0, "best_streak": 3}
-    assert web.store.win_percent(st2.stats) == 75
+    assert st2.stats == {"played": 3, "won": 2, "streak": 0, "best_streak": 2, "assisted": 1}
+    assert web.store.win_percent(st2.stats) == 67
+
+
+def test_issue12_an_assisted_win_changes_no_rate_streak_or_record():
+    st = Store(MemoryBackend())
+    st.record_win("d1", 300, 120, assisted=False)
+    before = dict(st.stats)
+    assert not st.record_win("d1", 10, 10, assisted=True, daily="2026-12-01").any
+    assert st.stats == dict(before, assisted=1)
+    assert st.best("d1") == {"time": 300, "moves": 120}
+    assert st.daily_best("2026-12-01", "d1") == {}
+
+
+def test_issue12_records_saved_before_the_assisted_count_read_it_as_zero():
+    old = {"v": 1, "best": {}, "daily": {}, "stats": {"played": 5, "won": 2, "streak": 1, "best_streak": 2}}
+    st = Store(MemoryBackend({RECORDS_KEY: json.dumps(old)}))
+    assert st.stats["assisted"] == 0 and st.stats["played"] == 5
+    assert st.problems == []
 
 
 def test_daily_records_separate():

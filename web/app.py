@@ -77,6 +77,7 @@ class App:
 
     # ------------------------------------------------------------ start-up
     async def start(self) -> None:
+        window.performance.mark("kosynka:start")  # the app's start-up begins (Long Tasks e2e)
         self.apply_look()
         self.relabel()
         self.apply_score_setting()
@@ -85,7 +86,7 @@ class App:
             return  # this tab only handed a friend's reply to the hosting tab (issue 11)
         self.race.route(str(window.location.hash))
         solo = self.solo
-        link = links.parse(str(window.location.hash))
+        link, bad_link = links.from_address(str(window.location.hash), str(window.location.search))
         env = self.store.load_game_envelope()
         game = None
         meta = {}
@@ -101,7 +102,7 @@ class App:
         if game is not None and game.is_won:
             game = None  # a finished game is not continued: a fresh deal follows
         if game is not None:
-            solo.set_game(game, daily=meta.get("daily"), save=False)
+            solo.set_game(game, daily=meta.get("daily"), save=False, mark=meta.get("mark"))
             if link is not None:
                 solo.open_link(link)
         elif link is not None:
@@ -112,13 +113,15 @@ class App:
             if number is None:  # first visit: find the first verified deal (V1)
                 document.getElementById("loading").textContent = self.tr("looking")
                 number = await self.solver.verified_deal(solve.random_start(), rules)
-            solo.set_game(Game.new(number, rules))
+            solo.set_game(Game.new(number, rules), mark="verified")
         for b in self.buttons.values():
             b.disabled = False
         self.update_status()
         if str(document.visibilityState) == "hidden":
             solo.game.pause()  # opened in a background tab: the clock waits
-        if not self.storage_ok:
+        if bad_link:  # the address named no deal: say so, and what is on the table (issue 12)
+            self.toast(self.tr("bad_link_kept" if game is not None else "bad_link_new"), 6000)
+        elif not self.storage_ok:
             self.toast(self.tr("no_storage"), 6000)
         elif GAME_KEY in self.store.problems:
             self.toast(self.tr("bad_save"), 5000)
@@ -293,12 +296,12 @@ class App:
             except Exception:
                 field.select()
 
-    def show_settings(self) -> None:
+    def show_settings(self, dealt_now: bool = False) -> None:
         self.input.deselect()
         self.hide_toast()  # a message from before would cover the sheet's buttons
         self.dialogs.open("settings", sheets.settings_html(
             self.lang, self.settings, self.solo.game.rules, str(window.location.href),
-            self.solo.records_html()))
+            self.solo.records_html(), dealt_now=dealt_now))
 
     def show_help(self) -> None:
         """The keys, in the player's language (issue 13)."""
@@ -314,10 +317,13 @@ class App:
         elif name == "score":
             s.score = value == "on"
             self.apply_score_setting()
+        elif name == "auto":
+            s.auto = value == "on"
         elif name == "lang":
             s.lang = value
             self.lang = value
             self.relabel()
+            self.solo.show_mark()
         elif name == "theme":
             s.theme = value
         elif name == "hand":
@@ -325,19 +331,18 @@ class App:
         if name in ("theme", "hand"):
             self.apply_look()
         self.store.save_settings(s)
+        dealt_now = False
         if name in ("draw", "redeals"):
+            g = self.solo.game
+            if self.solo.rules_from_settings() != g.rules and g.moves == 0 and self.mode is Mode.READY:
+                # no move made: the new variant is dealt now, and the sheet says so
+                self.solo.new_game(confirm=False)
+                dealt_now = True
             self.solver.prepare_next(self.solo.rules_from_settings())
-        self.show_settings()
+        self.show_settings(dealt_now)
 
     def sheet_closed(self, kind: str | None) -> None:
-        """Settings closed: a variant change applies now if no move was made, else
-        from the next deal."""
-        if kind != "settings":
-            return
-        g = self.solo.game
-        if self.solo.rules_from_settings() == g.rules:
-            return
-        if g.moves == 0 and self.mode is Mode.READY:
-            self.solo.new_game(confirm=False)
-        else:
+        """Settings closed with a variant change that waits for the next deal: say so."""
+        if kind == "settings" and self.solo.rules_from_settings() != self.solo.game.rules \
+                and self.mode is not Mode.SEARCHING:
             self.toast(self.tr("variant_next"))

@@ -1,5 +1,12 @@
 """Shareable deal links (V2): ``#deal=<number>&draw=<1|3>[&redeals=<n>][&daily=<date>]``.
 
+The query form ``?deal=42`` (what a person types) names a deal too; the page then
+moves it into the hash. A link that names no deal (``#deal=abc``, ``draw=7``, a
+number out of range, garbage) is said so ("That link names no deal"): what is
+read and why it is refused is the engine's (``kosynka.variants.read_link``).
+A link carries no "verified" mark: anyone can edit a link, so a mark would
+prove nothing; the page checks every linked deal itself (``web.solo``).
+
 Decision: the deal lives in the URL *hash*, not the query, so a static host and the
 service worker serve the same ``index.html`` for every deal. The hash is kept in step
 with the deal on the table, so the address bar is always the link to share. A missing
@@ -10,9 +17,8 @@ link opens for a friend too.
 
 from __future__ import annotations
 
-import datetime
 from dataclasses import dataclass
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import urlencode
 
 from kosynka import variants
 from kosynka.position import Rules
@@ -30,31 +36,39 @@ class DealLink:
         return Rules(self.draw, self.redeals)
 
 
-def _date(text: str | None) -> str | None:
-    try:
-        return datetime.date.fromisoformat(text).isoformat() if text and len(text) == 10 else None
-    except ValueError:
-        return None
-
-
-def parse(hash_or_query: str) -> DealLink | None:
-    """The deal a link names, or None if it names none (or names it badly).
+def parse(hash_or_query: str, query: bool = False) -> DealLink | None:
+    """The deal a link names (read by ``kosynka.variants.read_link``); None if the
+    text names nothing. ValueError, saying why, if it names no deal.
 
     >>> parse("#deal=42&draw=3&redeals=2")
     DealLink(number=42, draw=3, redeals=2, daily=None)
-    >>> parse("#deal=x") is None, parse("") is None
+    >>> parse("") is None, parse("?utm=x", query=True) is None
     (True, True)
     """
-    text = hash_or_query.lstrip("#?")
-    if not text:
+    read = variants.read_link(hash_or_query, query)
+    if read is None:
         return None
-    q = {k: v[-1] for k, v in parse_qs(text, keep_blank_values=True).items() if v}
+    number, rules, daily = read
+    return DealLink(number, rules.draw, rules.redeals, daily)
+
+
+def from_address(hash_: str, search: str) -> tuple[DealLink | None, bool]:
+    """The deal the address names, and whether it names one badly (the page then
+    says "That link names no deal"). The hash is Kosynka's own form and wins; the
+    query form (``?deal=42``, typed by a person) is read like it.
+
+    >>> from_address("", "?deal=42&draw=3")
+    (DealLink(number=42, draw=3, redeals=None, daily=None), False)
+    >>> from_address("#deal=abc", "")
+    (None, True)
+    """
     try:
-        number = variants.parse_number(q.get("deal"))
-        rules = variants.from_text(q.get("draw"), q.get("redeals"))
+        link = parse(hash_, query=False)
+        if link is None:
+            link = parse(search, query=True)
+        return link, False
     except ValueError:
-        return None
-    return DealLink(number, rules.draw, rules.redeals, _date(q.get("daily")))
+        return None, True
 
 
 def format(link: DealLink) -> str:

@@ -7,12 +7,15 @@ from outside (labels, the share link) is escaped.
 DOM contract of the sheets (tests rely on it): buttons carry ``data-action``
 (confirm/cancel in a confirmation; close, again in the win sheet; close, daily,
 copy, help in settings); a setting's choice is a button with ``data-set`` (draw,
-redeals, score, lang, theme, hand), ``data-value`` and ``aria-pressed``; the win sheet has
+redeals, score, auto, lang, theme, hand), ``data-value`` and ``aria-pressed``; the win sheet has
 ``#win-time``, ``#win-moves``, ``#win-score`` (when the score is shown) and
 ``#win-record[data-record=yes|no]``; statistics cells carry ``data-stat``
-(played, won, win_pct, streak, best_streak); a records row ``data-variant`` (the
-variant's key); ``#variant-note`` says a changed variant applies to the next
-deal; ``#share-url`` holds the link to the deal on the table.
+(played, won, win_pct, streak, best_streak, assisted); a records row
+``data-variant`` (the variant's key); ``#variant-note`` says when a changed
+variant is dealt (``data-when`` now: at once, next: from the next deal);
+``#share-url`` holds the link to the deal on the table; the solver's verdict
+sheet (``verdict_html``) is ``#verdict[data-result=lost|unknown]`` with Play on
+(close) and New deal (again).
 """
 
 from __future__ import annotations
@@ -63,11 +66,13 @@ def records_html(lang: str, store: Store, rules: Rules, daily: str | None) -> st
         html += (f"<p class='daily-best'>{escape(t(L, 'daily_best'))} ({escape(daily)}): "
                  f"{format_time(db['time']) if 'time' in db else none}, "
                  f"{db.get('moves', none)} {escape(t(L, 'moves').lower())}</p>")
-    stat_rows = [("played", st["played"]), ("won", st["won"]), ("win_pct", f"{win_percent(st)}%"),
-                 ("streak", st["streak"]), ("best_streak", st["best_streak"])]
+    stat_rows = [("played", "played", st["played"]), ("won", "won", st["won"]),
+                 ("win_pct", "win_pct", f"{win_percent(st)}%"), ("streak", "streak", st["streak"]),
+                 ("best_streak", "best_streak", st["best_streak"]),
+                 ("assisted", "stat_assisted", st["assisted"])]  # apart: not in the rate (issue 12)
     html += (f"<h3>{escape(t(L, 'stats'))}</h3><table class='stats'>"
-             + "".join(f"<tr><td>{escape(t(L, k))}</td><td class='n' data-stat='{k}'>{v}</td></tr>"
-                       for k, v in stat_rows)
+             + "".join(f"<tr><td>{escape(t(L, label))}</td><td class='n' data-stat='{k}'>{v}</td></tr>"
+                       for k, label, v in stat_rows)
              + "</table>")
     return html
 
@@ -99,10 +104,27 @@ def _seg(name: str, options) -> str:
         for v, label, cur in options) + "</span>"
 
 
-def settings_html(lang: str, settings: Settings, table_rules: Rules, url: str, records: str) -> str:
-    """Settings: draw, redeal limit (a change applies to the next deal, said when it
-    differs from the table's), score on/off, language, Deal of the day, the link to
-    share, records and statistics."""
+def verdict_html(lang: str, result: str) -> str:
+    """The solver's verdict on Finish (F2) when it has no line to play: ``lost``
+    (proven: no path to victory) or ``unknown`` (none found within its limit). It
+    stays until dismissed and says what the player can do next: undo back to a
+    point, or a new deal."""
+    title, text = (("verdict_lost", "verdict_lost_text") if result == "lost"
+                   else ("verdict_unknown", "verdict_unknown_text"))
+    return (f"<div id='verdict' data-result='{'lost' if result == 'lost' else 'unknown'}'>"
+            f"<h2>{escape(t(lang, title))}</h2><p>{escape(t(lang, text))}</p></div>"
+            f"<div class='buttons'><button type='button' data-action='close'>{escape(t(lang, 'play_on'))}"
+            f"</button><button type='button' data-action='again'>{escape(t(lang, 'again'))}</button></div>")
+
+
+def settings_html(lang: str, settings: Settings, table_rules: Rules, url: str, records: str,
+                  dealt_now: bool = False) -> str:
+    """Settings: draw, redeal limit, score on/off, auto-move to foundations,
+    language, Deal of the day, the link to share, records and statistics.
+
+    A changed variant is said for what happens: ``dealt_now`` (no move was made,
+    so the page deals it at once) — "The new variant is dealt now"; else, when
+    it differs from the table's, it applies from the next deal."""
     L = lang
     s = settings
     draw = _seg("draw", [(1, t(L, "draw1"), s.draw == 1), (3, t(L, "draw3"), s.draw == 3)])
@@ -110,15 +132,19 @@ def settings_html(lang: str, settings: Settings, table_rules: Rules, url: str, r
                                 s.redeals == r) for r in REDEAL_CHOICES])
     score = _seg("score", [("on", t(L, "score_on"), s.score), ("off", t(L, "score_off"), not s.score)])
     langs = _seg("lang", [(x, LANG_NAMES[x], lang == x) for x in LANGS])
+    auto = _seg("auto", [("on", t(L, "auto_on"), s.auto), ("off", t(L, "auto_off"), not s.auto)])
     theme = _seg("theme", [(x, t(L, f"theme_{x}"), s.theme == x) for x in THEMES])
     hand = _seg("hand", [(x, t(L, f"hand_{x}"), s.hand == x) for x in HANDS])
     note = ""
-    if Rules(s.draw, s.redeals) != table_rules:
-        note = f"<p class='note' id='variant-note'>{escape(t(L, 'variant_next'))}</p>"
+    if dealt_now:
+        note = f"<p class='note' id='variant-note' data-when='now'>{escape(t(L, 'variant_now'))}</p>"
+    elif Rules(s.draw, s.redeals) != table_rules:
+        note = f"<p class='note' id='variant-note' data-when='next'>{escape(t(L, 'variant_next'))}</p>"
     return (f"<h2>{escape(t(L, 'settings_title'))}</h2>"
             f"<div class='row'><span>{escape(t(L, 'draw'))}</span>{draw}</div>"
             f"<div class='row'><span>{escape(t(L, 'redeals'))}</span>{redeals}</div>{note}"
             f"<div class='row'><span>{escape(t(L, 'score_setting'))}</span>{score}</div>"
+            f"<div class='row'><span>{escape(t(L, 'auto_setting'))}</span>{auto}</div>"
             f"<div class='row'><span>{escape(t(L, 'language'))}</span>{langs}</div>"
             f"<div class='row'><span>{escape(t(L, 'theme'))}</span>{theme}</div>"
             f"<div class='row'><span>{escape(t(L, 'hand_label'))}</span>{hand}</div>"

@@ -7,12 +7,29 @@ view shows it, the input proposes moves, the app root (``web.app``) holds the mo
 Decisions (user-visible):
 - New deal and Restart ask for confirmation when the game in progress has moves; a
   changed variant applies from the next deal (at once if no move was made yet).
-- Finish: glows once F1 applies and plays the rest card by card. Before that it asks
-  the solver (F2, ``web.solve``) and then plays its line move by move; the win is
-  marked assisted by the engine (``Game.play(…, assisted=True)``) and sets no
-  record. If the solver proves there is no path, or gives up within its budget, the
-  page says so plainly. Pressing Finish again while it thinks stops it (in the
-  worker too); so does Undo, New deal, Restart or Menu, which then go on.
+- Finish: glows once F1 applies and plays the rest card by card. Before that it
+  first asks "Let the solver finish? This game will not count" (issue 12), then asks
+  the solver (F2, ``web.solve``) and plays its line move by move; the win is
+  marked assisted by the engine (``Game.play(…, assisted=True)``), sets no record
+  and is counted apart in the statistics (``web.store``). If the solver proves
+  there is no path, or gives up within its budget, a sheet says so and what the
+  player can do next (undo back to a point, or a new deal); it stays until
+  dismissed. Pressing Finish again while it thinks stops it (in the worker too);
+  so does Undo, New deal, Restart or Menu, which then go on.
+- The deal's mark next to its number (``body[data-verified]``, V1): every deal
+  Kosynka hands out (New deal, Deal of the day, the first deal) is verified when
+  dealt. A deal from a link — or a saved game whose mark is unknown — is dealt at
+  once and checked in the background by the solver worker with Finish's budget:
+  "✓ verified" (the solver won it), "✗ no path to victory" (proven lost) or "not
+  verified" (undecided within the budget); "checking…" meanwhile. A link carries
+  no mark (anyone can edit a link); the mark is kept with the saved game.
+- Auto-move to foundations (a setting, off by default): after each move of the
+  player, the cards the solver's safety rule (``kosynka.safety``) puts up go up,
+  one at a time. Each is a move like any other (T1: it counts, scores and is
+  undone by Undo one at a time); an Undo never triggers one, so a card the player
+  took back stays until their next move. Finish runs (F1, F2) play their own lines.
+- The win: a short cascade of the cards (``TableView.celebrate``; none with
+  reduced motion), then the win sheet.
 - The address (hash) is always the link to the deal on the table (V2); a link to
   another deal over a game in progress asks first.
 - The clock pauses while the page is hidden; the game is saved after every action
@@ -24,17 +41,20 @@ from __future__ import annotations
 
 import asyncio
 import json
+from html import escape
 
 from kosynka import variants
 from kosynka.game import Game, SaveError
 from kosynka.position import IllegalMoveError, InvalidMoveError, Rules
+from kosynka.safety import next_safe_move
 
 from web import links, sheets, solve
 from web.dom import document, nil, today_iso, window
 from web.modes import Mode
 from web.store import GAME_KEY
 
-FINISH_STEP_S = 0.09  # pause between the cards of a Finish run
+FINISH_STEP_S = 0.09  # pause between the cards of a Finish run, and of auto-moves
+MARK_SYMBOLS = {"verified": "✓", "checking": "…", "lost": "✗", "unknown": "?"}  # the deal's marks
 
 
 class Solo:
@@ -43,7 +63,10 @@ class Solo:
         self.game: Game | None = None
         self.daily: str | None = None
         self.recorded = False
+        self.mark = "checking"
         self._finish: solve.Finish | None = None
+        self._check: solve.Finish | None = None
+        self._auto: asyncio.Future | None = None
 
     # ------------------------------------------------------------ game life
     def rules_from_settings(self) -> Rules:
@@ -57,9 +80,13 @@ class Solo:
         if self.in_progress():
             self.app.store.record_abandon()
 
-    def set_game(self, game: Game, daily: str | None = None, save: bool = True) -> None:
+    def set_game(self, game: Game, daily: str | None = None, save: bool = True,
+                 mark: str | None = None) -> None:
+        """Put ``game`` on the table. ``mark``: ``verified`` for a deal Kosynka found,
+        a saved mark, or None — the deal is then checked in the background."""
         app = self.app
         self.cancel_finish()
+        self.cancel_check()
         self.game = game
         self.daily = daily
         self.recorded = False
@@ -69,6 +96,10 @@ class Solo:
         body.dataset.deal = str(game.number)
         body.dataset.variant = variants.key(game.rules)
         document.getElementById("deal-no").textContent = str(game.number) + (" ★" if daily else "")
+        self.mark = mark if mark in MARK_SYMBOLS and mark != "checking" else "checking"
+        self.show_mark()
+        if self.mark == "checking":
+            self.start_check()
         self.show_link()
         app.view.render(game.position, animate=False)
         app.set_mode(Mode.WON if game.is_won else Mode.READY)
@@ -78,10 +109,56 @@ class Solo:
     def show_link(self) -> None:
         g = self.game
         try:
-            window.history.replaceState(None, "", links.format(
+            # the hash names the deal; a query (``?deal=42``, read at start-up) is dropped
+            window.history.replaceState(None, "", str(window.location.pathname) + links.format(
                 links.DealLink(g.number, g.rules.draw, g.rules.redeals, self.daily)))
         except Exception:
             pass
+
+    # ------------------------------------------------------------ the deal's mark (V1)
+    def show_mark(self) -> None:
+        """The mark next to the deal number, in words (``body[data-verified]``)."""
+        no = document.getElementById("deal-no")
+        el = document.getElementById("deal-mark")
+        if nil(el):
+            el = document.createElement("span")
+            el.id = "deal-mark"
+            el.setAttribute("role", "img")  # one mark, named by its sentence
+            no.after(el)
+        el.dataset.mark = self.mark
+        el.innerHTML = (f"<b aria-hidden='true'>{MARK_SYMBOLS[self.mark]}</b> "
+                        f"<span class='word'>{escape(self.app.tr('mark_' + self.mark))}</span>")
+        el.title = self.app.tr(f"mark_{self.mark}_title")
+        el.setAttribute("aria-label", el.title)
+        document.body.dataset.verified = self.mark
+
+    def start_check(self) -> None:
+        """Decide the deal on the table in the worker (never on the page)."""
+        game = self.game
+        job = self._check = self.app.solver.check(game.start)
+
+        async def run():
+            res = await job
+            if self.game is not game or self._check is not job:
+                return
+            self._check = None
+            if res is None and job.cancelled:
+                return  # stopped for Finish: checked again afterwards
+            self.mark = {"won": "verified", "lost": "lost"}.get(None if res is None else res.result, "unknown")
+            self.show_mark()
+            self.save()
+
+        asyncio.ensure_future(run())
+
+    def resume_check(self) -> None:
+        """Check again a deal whose check Finish stopped."""
+        if self.mark == "checking" and self._check is None:
+            self.start_check()
+
+    def cancel_check(self) -> None:
+        if self._check is not None:
+            self._check.cancel()
+            self._check = None
 
     def confirm_abandon(self, go, stay=None) -> None:
         """Run ``go`` — after a confirmation if the game in progress has moves."""
@@ -96,7 +173,7 @@ class Solo:
             rules = self.rules_from_settings()
             number = self.app.solver.take_next(rules)
             if number is not None:
-                self.set_game(Game.new(number, rules))
+                self.set_game(Game.new(number, rules), mark="verified")
                 self.app.solver.prepare_next(rules)
             else:
                 asyncio.ensure_future(self.search_and_deal(
@@ -110,7 +187,7 @@ class Solo:
     def restart(self) -> None:
         def go():
             self.abandon_current()
-            self.set_game(self.game.restarted(), daily=self.daily)
+            self.set_game(self.game.restarted(), daily=self.daily, mark=self.mark)
 
         self.confirm_abandon(go)
 
@@ -132,13 +209,14 @@ class Solo:
         app.set_mode(Mode.SEARCHING)
         app.toast(app.tr("looking"), 60_000)
         app.solver.stop_preparing()
+        self.cancel_check()  # the deal on the table is being left: the worker is needed
         try:
             number = await search()
         finally:
             app.hide_toast()
             app.set_mode(Mode.WON if self.game.is_won else Mode.READY)
         if number is not None:
-            self.set_game(Game.new(number, rules), daily=daily)
+            self.set_game(Game.new(number, rules), daily=daily, mark="verified")
             if daily:
                 app.toast(app.tr("daily") + f" {daily}")
         app.solver.prepare_next(self.rules_from_settings())
@@ -159,7 +237,7 @@ class Solo:
             return
         try:
             self.app.store.save_game(self.game.to_json(), self.app.tab,
-                                     {"daily": self.daily, "recorded": self.recorded})
+                                     {"daily": self.daily, "recorded": self.recorded, "mark": self.mark})
         except Exception as e:  # never let saving break play
             import js
             js.console.warn(f"save failed: {e}")
@@ -181,14 +259,30 @@ class Solo:
         if self.app.mode is not Mode.READY or not self.game.can_undo:
             return
         self.game.undo()
-        self.after_change()
+        self.after_change(moved=False)
 
-    def after_change(self) -> None:
+    def after_change(self, moved: bool = True) -> None:
         self.save()
         self.app.view.render(self.game.position, animate=True)
         self.app.update_status()
         if self.game.is_won and self.app.mode is Mode.READY:
             self.on_won()
+        elif moved and self.app.settings.auto and (self._auto is None or self._auto.done()):
+            self._auto = asyncio.ensure_future(self.auto_moves())
+
+    async def auto_moves(self) -> None:
+        """Auto-move to foundations: the safe cards go up one at a time, each a move."""
+        app = self.app
+        game = self.game
+        while True:
+            await asyncio.sleep(0 if app.view.reduced else FINISH_STEP_S)
+            if self.game is not game or app.mode is not Mode.READY or not app.settings.auto:
+                return
+            move = None if game.is_won else next_safe_move(game.position)
+            if move is None:
+                return
+            app.input.deselect()
+            self.play(move)
 
     def on_won(self) -> None:
         app = self.app
@@ -202,9 +296,15 @@ class Solo:
         self.save()
         app.set_mode(Mode.WON)
         app.hide_toast()
-        app.dialogs.open("win", sheets.win_html(
-            app.lang, seconds=g.elapsed(), moves=g.moves, score=g.score if app.settings.score else None,
-            assisted=g.assisted, result=res, records=self.records_html()))
+
+        def sheet():
+            if self.game is g:
+                app.dialogs.open("win", sheets.win_html(
+                    app.lang, seconds=g.elapsed(), moves=g.moves,
+                    score=g.score if app.settings.score else None,
+                    assisted=g.assisted, result=res, records=self.records_html()))
+
+        app.view.celebrate(sheet)
 
     def records_html(self) -> str:
         return sheets.records_html(self.app.lang, self.app.store, self.game.rules, self.daily)
@@ -222,8 +322,14 @@ class Solo:
         app.input.deselect()
         if g.auto_finish_available:
             asyncio.ensure_future(self.run_line(g.finish_moves(), assisted=False))
-        else:
+        elif g.assisted:  # the solver has had this game already: nothing more to lose
             asyncio.ensure_future(self.think())
+        else:
+            def go():
+                if self.game is g and app.mode is Mode.READY and not g.is_won:
+                    asyncio.ensure_future(self.think())
+
+            app.dialogs.ask(app.lang, app.tr("finish_ask"), go)
 
     async def think(self) -> None:
         """F2: ask the solver for a line; play it, or say why there is none."""
@@ -232,17 +338,27 @@ class Solo:
         app.set_mode(Mode.THINKING)
         app.toast(app.tr("thinking"), 60_000)
         app.solver.stop_preparing()  # it would halve the solver's speed
+        self.cancel_check()  # Finish first; the deal is checked again afterwards
         self._finish = app.solver.finish(game.position)
         res = await self._finish
-        if res is None or self.game is not game:
-            return  # cancelled: whoever cancelled set the mode
+        if self.game is not game:
+            return
+        if res is None:  # cancelled: whoever cancelled set the mode
+            self.resume_check()
+            return
         self._finish = None
         app.set_mode(Mode.READY)
+        app.hide_toast()
         if res.result == "won":
-            app.hide_toast()
             await self.run_line(list(res.moves), assisted=True)
         else:
-            app.toast(app.tr("no_path" if res.result == "lost" else "gave_up"), 6000)
+            if res.result == "lost" and game.moves == 0 and self.mark != "lost":
+                self.mark = "lost"  # proven from the deal itself
+                self.show_mark()
+                self.save()
+            app.dialogs.open("verdict", sheets.verdict_html(app.lang, res.result))
+        if self.game is game:
+            self.resume_check()
         app.solver.prepare_next(self.rules_from_settings())
 
     def cancel_finish(self) -> None:
@@ -289,13 +405,18 @@ class Solo:
             app.dialogs.close()
         app.store.reload_records()
         meta = env.get("meta") or {}
-        self.set_game(game, daily=meta.get("daily"), save=False)
+        self.set_game(game, daily=meta.get("daily"), save=False, mark=meta.get("mark"))
         self.recorded = bool(meta.get("recorded"))
         if not game.is_won:
             app.toast(app.tr("other_tab"), 4000)
 
     def on_hashchange(self, ev) -> None:
-        link = links.parse(str(window.location.hash))
+        try:
+            link = links.parse(str(window.location.hash))
+        except ValueError:  # an edited address that names no deal: say so, keep the game
+            self.app.toast(self.app.tr("bad_link_kept"), 6000)
+            self.show_link()
+            return
         if link is not None and not self.is_link_of_current(link):
             self.open_link(link)
 

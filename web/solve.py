@@ -11,6 +11,9 @@ Where the solver runs:
 - On the main thread in cooperative slices (``Slicer``) while the worker is not up
   yet (the first deal on a first visit), busy, or if it failed: each ``step(n)`` is
   sized to about ``SLICE_S`` and the loop yields to the browser between slices.
+  A Finish pressed while the worker is still starting waits for it (the player sees
+  "thinking") rather than search on the page (issue 12 item 6); the check of a
+  linked deal runs in the worker only.
   No cross-origin-isolation headers are needed either way.
 
 Decisions (user-visible):
@@ -22,7 +25,9 @@ Decisions (user-visible):
   numbers stay short enough to share.
 - Deal of the day: the first verified deal at or after ``kosynka.deals.daily_number``
   of the date, under the chosen rules — the same for everyone on that date.
-- Finish (F2) gives the solver ``FINISH_STATES`` states / ``FINISH_SECONDS`` seconds.
+- Finish (F2) gives the solver ``FINISH_STATES`` states / ``FINISH_SECONDS`` seconds;
+  so does the check of a deal that came from a link (``check``): won — verified,
+  lost — proven to have no path to victory, else undecided.
 """
 
 from __future__ import annotations
@@ -85,11 +90,12 @@ class Slicer:
 class WorkerClient:
     """The page's side of ``web/solver-worker.mjs``: requests become futures."""
 
-    def __init__(self, stats: Callable[..., None]) -> None:
+    def __init__(self, stats: Callable[..., None], on_up: Callable[[bool], None]) -> None:
         import js
         from pyodide.ffi import create_proxy
 
         self.stats = stats
+        self.on_up = on_up  # called with True once up, False if it failed
         self.stopped = 0  # searches the worker stopped on a cancel, mid-way
         self.t0 = time.perf_counter()
         self.ready = False
@@ -119,6 +125,7 @@ class WorkerClient:
             self.failed = not self.ready
             self.stats(worker_boot=msg.get("boot", "failed"),
                        worker_ready_s=round(time.perf_counter() - self.t0, 3))
+            self.on_up(self.ready)
             if self.failed:
                 self._fail(msg["error"])
             return
@@ -135,6 +142,7 @@ class WorkerClient:
 
     def _error(self, ev) -> None:
         self.failed = True
+        self.on_up(False)
         self._fail(str(getattr(ev, "message", "worker error")))
 
     def _fail(self, why: str) -> None:
@@ -167,10 +175,15 @@ class WorkerClient:
 
 
 class Finish:
-    """F2 in progress: ``await finish`` gives the ``SolveResult`` (None if cancelled)."""
+    """A solve in progress — F2's line, or (``what="check"``) the check of a linked
+    deal: ``await finish`` gives the ``SolveResult`` (None if cancelled, or for a
+    check when there is no worker: ``on_page`` False never searches on the page)."""
 
-    def __init__(self, client: "SolverClient", position: Position) -> None:
+    def __init__(self, client: "SolverClient", position: Position, what: str = "finish",
+                 on_page: bool = True) -> None:
         self.client = client
+        self.what = what
+        self.on_page = on_page
         self.position = position.copy()
         self.cancelled = False
         self._request: int | None = None
@@ -192,7 +205,11 @@ class Finish:
         res = None
         where = "page"
         rules = self.position.rules
-        if client.worker_idle():
+        if not client._up.done() and (client.worker is not None or not self.on_page):
+            await client.worker_up()  # still starting: wait for it, search nothing here
+        if self.cancelled:
+            return None
+        if client.worker_idle() or (not self.on_page and client.worker_up_now()):
             where = "worker"
             self._request, fut = client.worker.request(
                 "solve", position=self.position.to_json(), draw=rules.draw, redeals=rules.redeals,
@@ -204,12 +221,13 @@ class Finish:
             except RuntimeError:
                 res = None
                 where = "page"
-        if res is None and not self.cancelled:
+        if res is None and not self.cancelled and self.on_page:
             solver = Solver(self.position, max_states=FINISH_STATES, max_seconds=FINISH_SECONDS)
             res = await client.slicer.run(solver, lambda: self.cancelled)
-        client.stats(finish_s=round(time.perf_counter() - t0, 3), finish_where=where,
-                     finish_states=None if res is None else res.states,
-                     finish_result="cancelled" if self.cancelled else res.result)
+        w = self.what
+        client.stats(**{f"{w}_s": round(time.perf_counter() - t0, 3), f"{w}_where": where,
+                        f"{w}_states": None if res is None else res.states,
+                        f"{w}_result": "cancelled" if self.cancelled else None if res is None else res.result})
         return None if self.cancelled else res
 
 
@@ -227,14 +245,27 @@ class SolverClient:
         self._prep_gen = 0
         self._prep_request: int | None = None
         self.worker: WorkerClient | None = None
+        self._up = asyncio.get_event_loop().create_future()  # True: the worker is up
 
     def start_worker(self) -> None:
         """Start the solver worker (once the table is ready)."""
         if self.worker is None:
             try:
-                self.worker = WorkerClient(self.stats)
+                self.worker = WorkerClient(self.stats, self._set_up)
             except Exception:
                 self.worker = None
+                self._set_up(False)
+
+    def _set_up(self, ok: bool) -> None:
+        if not self._up.done():
+            self._up.set_result(ok)
+
+    async def worker_up(self) -> bool:
+        """Wait until the worker is up (True) or could not start (False)."""
+        return await asyncio.shield(self._up)
+
+    def worker_up_now(self) -> bool:
+        return self.worker is not None and self.worker.ready and not self.worker.failed
 
     def worker_idle(self) -> bool:
         return self.worker is not None and self.worker.idle
@@ -332,3 +363,9 @@ class SolverClient:
     def finish(self, position: Position) -> Finish:
         """F2: the solver's line from ``position``; ``await`` it, or ``cancel()`` it."""
         return Finish(self, position)
+
+    def check(self, position: Position) -> Finish:
+        """Decide a deal's start (a deal from a link, V1) in the worker, once it is
+        up, behind its other jobs; never on the page. ``await`` it (None: cancelled
+        or no worker), or ``cancel()`` it."""
+        return Finish(self, position, what="check", on_page=False)

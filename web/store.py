@@ -22,6 +22,11 @@ Decisions (user-visible):
   Restart, Deal of the day or a link while it was in progress); abandoning ends the
   current streak. Records are read afresh from storage before each change, so a
   win or an abandoned game in another tab is never overwritten.
+- A win the solver finished (F2, ``assisted``) is counted apart, as "finished by
+  the solver" (``stats.assisted``), and nowhere else: not played, not won, the
+  streak neither grows nor ends, no record — so the win rate, the streaks and the
+  records are the player's own (issue 12 item 3). Records saved before this count
+  existed read it as 0.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ RECORDS_KEY = "kosynka.records"
 SCHEMA = 1
 
 REDEAL_CHOICES = (None, 3, 2, 1)
+STAT_KEYS = ("played", "won", "streak", "best_streak", "assisted")
 
 
 class Backend(Protocol):
@@ -72,12 +78,14 @@ def variant_key(draw: int, redeals: int | None) -> str:
 
 @dataclass
 class Settings:
-    """Player's choices. ``lang`` None = follow the browser. Variant applies to the next deal."""
+    """Player's choices. ``lang`` None = follow the browser. ``auto``: safe cards go
+    to the foundations by themselves after each move (off by default, issue 12)."""
 
     draw: int = 1
     redeals: int | None = None
     score: bool = True
     lang: str | None = None
+    auto: bool = False
     theme: str = "auto"  # issue 13: auto (follow the system) | light | dark
     hand: str = "right"  # issue 13: where the stock and the waste stand
 
@@ -92,8 +100,9 @@ class Settings:
                 s.draw, s.redeals = rules.draw, rules.redeals
         except ValueError:
             pass
-        if isinstance(d.get("score"), bool):
-            s.score = d["score"]
+        for name in ("score", "auto"):
+            if isinstance(d.get(name), bool):
+                setattr(s, name, d[name])
         if d.get("lang") in ("uk", "ru", "en", None):
             s.lang = d.get("lang")
         if d.get("theme") in THEMES:
@@ -104,7 +113,7 @@ class Settings:
 
 
 def _blank_records() -> dict[str, Any]:
-    return {"v": SCHEMA, "best": {}, "daily": {}, "stats": {"played": 0, "won": 0, "streak": 0, "best_streak": 0}}
+    return {"v": SCHEMA, "best": {}, "daily": {}, "stats": dict.fromkeys(STAT_KEYS, 0)}
 
 
 @dataclass
@@ -219,7 +228,7 @@ class Store:
             else:
                 ok = False
         st = blank["stats"]
-        for k in ("played", "won", "streak", "best_streak"):
+        for k in STAT_KEYS:
             if not isinstance(st.get(k), int) or st[k] < 0:
                 st[k] = 0
                 ok = False
@@ -253,15 +262,18 @@ class Store:
 
     def record_win(self, vkey: str, seconds: int, moves: int, assisted: bool,
                    daily: str | None = None) -> WinResult:
-        """Count a win; set records unless ``assisted`` (F2). ``daily`` = date of the Deal of the day."""
+        """Count a win: the player's own sets records, one the solver finished
+        (``assisted``, F2) only counts apart. ``daily`` = date of the Deal of the day."""
         self.reload_records()
         st = self.stats
-        st["played"] += 1
-        st["won"] += 1
-        st["streak"] += 1
-        st["best_streak"] = max(st["best_streak"], st["streak"])
         res = WinResult(False, False)
-        if not assisted:
+        if assisted:
+            st["assisted"] += 1
+        else:
+            st["played"] += 1
+            st["won"] += 1
+            st["streak"] += 1
+            st["best_streak"] = max(st["best_streak"], st["streak"])
             b = dict(self.best(vkey))
             res.new_time = "time" not in b or seconds < b["time"]
             res.new_moves = "moves" not in b or moves < b["moves"]

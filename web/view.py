@@ -21,8 +21,11 @@ DOM contract (tests rely on it): cards carry ``data-card`` (face up only) and
 ♠♥♦♣, t1–t7) hold their cards bottom → top; an empty pile has ``data-empty``; the
 empty stock has ``data-redeal`` yes/no (a redeal left or not); a pile outlined as
 a legal destination (C4) has ``data-hint``; a picked card has class ``picked``, a
-dragged one ``dragging``. Elements are told apart by a per-page random key
-(``data-k``), never by the hidden card.
+dragged one ``dragging``. With a redeal limit, ``.redeals-left`` on the stock's
+corner shows how many redeals are left (Turn Three: 2, 1, 0; hidden for
+unlimited). During the win cascade the root has ``data-celebrate`` (``on``, then
+``done``). Elements are told apart by a per-page random key (``data-k``), never
+by the hidden card.
 
 Accessibility (issue 13): each pile is a button (``role=button``, roving
 ``tabindex``: the keyboard cursor's pile is the table's one tab stop) named with
@@ -45,6 +48,7 @@ blue lattice; red suits are red.
 from __future__ import annotations
 
 import random
+from math import cos, radians, sin
 
 from kosynka.cards import RANKS, SUIT, card_name, make_card
 
@@ -81,6 +85,13 @@ class TableView:
         self._play_proxy = listeners.proxy(self._play_anim)
         self._cleanup_proxy = listeners.proxy(lambda *a: self._cleanup_anim())
         self._shake_proxy = listeners.proxy(lambda *a: self._cleanup_shake())
+        self._celebrate_done_proxy = listeners.proxy(self._celebrate_done)
+        self.left_el = document.createElement("span")  # redeals left (issue 12 item 4)
+        self.left_el.className = "redeals-left"
+        self.left_el.hidden = True
+        self.left_el.setAttribute("aria-hidden", "true")  # the stock's name says it (issue 13)
+        root.appendChild(self.left_el)
+        self._celebrated = None
         keys = random.sample(range(100, 1000), 52)
         for c in range(52):
             el = document.createElement("div")
@@ -109,6 +120,9 @@ class TableView:
             el.style.height = f"{ph}px"
             if name == "waste":
                 el.style.width = f"{pw}px"
+        x, y, _, _ = g.pile_box("stock")
+        self.left_el.style.left = f"{x + g.cw}px"
+        self.left_el.style.top = f"{y}px"
         if self.position is not None:
             self.placed = {}
             self.render(self.position, animate=False)
@@ -128,8 +142,10 @@ class TableView:
         """Forget what was shown (a new game): the next render places without animation."""
         self.placed = {}
         self.clear_targets()
+        self.root.removeAttribute("data-celebrate")
+        self._celebrated = None
         for el in self.els.values():
-            el.classList.remove("picked", "dragging", "fly", "flip")
+            el.classList.remove("picked", "dragging", "fly", "flip", "cascade")
             el.style.transform = ""
 
     def _build_face(self, c: int) -> None:
@@ -201,6 +217,11 @@ class TableView:
                 pile.setAttribute("data-empty", "")
         self.piles["stock"].dataset.redeal = (
             "" if pos.stock else ("yes" if pos.can_redeal() else "no"))
+        limit = pos.rules.redeals
+        self.left_el.hidden = limit is None
+        left = "" if limit is None else str(limit - pos.redeals_used)
+        if self.left_el.textContent != left:
+            self.left_el.textContent = left
         self.placed = pl
         self._hide_covered(pos)
         self.show_cursor(*self.cursor, focus=False)
@@ -242,6 +263,51 @@ class TableView:
         for el in self.flying:
             el.classList.remove("fly", "flip")
         self.flying = []
+
+    # ------------------------------------------------------------ the win (issue 12 item 5)
+    CASCADE_STEP_MS = 28    # between two cards leaving the foundations
+    CASCADE_FLY_MS = 700    # one card's flight
+
+    def celebrate(self, then) -> None:
+        """The win: the cards fly off the foundations, kings first, and land fanned
+        out in an arc across the table; then ``then()`` (the win sheet). With
+        ``prefers-reduced-motion`` there is no flight: ``then()`` at once. The
+        cards keep their last frame until the next deal (``reset``)."""
+        if self.reduced:
+            then()
+            return
+        g = self.geom
+        w, h = float(self.root.clientWidth), float(self.root.clientHeight)
+        radius = max(min(w * .42, h * .55), g.ch * 2)
+        # the arc's centre below the table's middle, so the fan sits in the middle
+        cx, cy = w / 2, min(h - g.ch * .4, h / 2 + radius * .67)
+        order = [r * 4 + s for r in range(12, -1, -1) for s in range(4)]  # K♠ K♥ K♦ K♣ Q♠ …
+        for i, c in enumerate(order):
+            el = self.els[c]
+            p = self.placed[c]  # where the card is in the game, not where a glide shows it
+            bx, by, _, _ = g.pile_box(p.pile)
+            a = -70 + 140 * i / 51  # degrees: the fan from left to right
+            ax, ay = cx + radius * sin(radians(a)), cy - radius * cos(radians(a))
+            st = el.style
+            st.transition = "none"
+            st.transform = ""
+            st.setProperty("--dx", f"{ax - g.cw / 2 - (bx + p.x):.1f}px")
+            st.setProperty("--dy", f"{ay - g.ch / 2 - (by + p.y):.1f}px")
+            st.setProperty("--rot", f"{a:.1f}deg")
+            st.setProperty("--delay", f"{i * self.CASCADE_STEP_MS}ms")
+            st.zIndex = str(100 + i)
+            el.classList.remove("fly", "flip")
+            el.classList.add("cascade")
+        self.root.dataset.celebrate = "on"
+        self._celebrated = then
+        window.setTimeout(self._celebrate_done_proxy,
+                          51 * self.CASCADE_STEP_MS + self.CASCADE_FLY_MS + 150)
+
+    def _celebrate_done(self, *args) -> None:
+        then, self._celebrated = self._celebrated, None
+        if then is not None:
+            self.root.dataset.celebrate = "done"
+            then()
 
     # ------------------------------------------------------------ names and focus (issue 13)
     def set_lang(self, lang: str) -> None:

@@ -43,7 +43,7 @@ def test_verified_deal_won_by_tap_tap_sets_record(table_page, base_url, wait_rea
     assert all(len(table(page)[f"f{k}"]) == 13 for k in range(1, 5))
     rec = page.evaluate("JSON.parse(localStorage.getItem('kosynka.records'))")
     assert rec["best"]["d1"]["moves"] == len(line)
-    assert rec["stats"] == {"played": 1, "won": 1, "streak": 1, "best_streak": 1}
+    assert rec["stats"] == {"played": 1, "won": 1, "streak": 1, "best_streak": 1, "assisted": 0}
     assert page.text_content("[data-stat=win_pct]") == "100%"
     assert not page.errors
 
@@ -87,11 +87,13 @@ def test_finish_F2_solver_plays_to_the_end_assisted(table_page, base_url, wait_r
         play_by_taps(page, move)
     wait_moves(page, 6)
     page.click("[data-action=finish]")
+    page.click("[data-action=confirm]")  # "Let the solver finish?" (issue 12)
     page.wait_for_function("document.body.dataset.state === 'won'", timeout=120_000)
     assert page.get_attribute("#win-record", "data-record") == "no"
     assert page.evaluate("JSON.parse(localStorage.getItem('kosynka.game')).game").find('"assisted":true') > 0
     rec = page.evaluate("JSON.parse(localStorage.getItem('kosynka.records'))")
-    assert rec["best"] == {} and rec["stats"]["won"] == 1  # assisted: no record (F2, T2)
+    # assisted: no record, counted apart (F2, T2, issue 12)
+    assert rec["best"] == {} and rec["stats"]["won"] == 0 and rec["stats"]["assisted"] == 1
     stats = page.evaluate("window.kosynkaSolverStats")
     assert stats["finish_result"] == "won"
     assert not page.errors
@@ -112,8 +114,12 @@ def test_cancelling_finish_stops_the_workers_search(table_page, base_url, wait_r
     page = table_page
     open_deal(page, base_url, wait_ready, 17)
     _worker_idle(page)
+    # the worker's check of the linked deal (issue 12) ends first, so the stop seen
+    # below is Finish's own
+    page.wait_for_function("document.body.dataset.verified !== 'checking'", timeout=90_000)
     stopped = page.evaluate("window.kosynkaSolverStats.worker_stopped || 0")
     page.click("[data-action=finish]")
+    page.click("[data-action=confirm]")  # "Let the solver finish?" (issue 12)
     page.wait_for_function("document.body.dataset.mode === 'thinking'")
     assert page.locator("[data-action=finish].working").count() == 1
     page.click("[data-action=finish]")
@@ -218,7 +224,8 @@ def test_finish_F2_says_plainly_when_there_is_no_path(table_page, base_url, wait
     page = table_page
     open_deal(page, base_url, wait_ready, 340)
     page.click("[data-action=finish]")
-    page.wait_for_function("document.getElementById('toast').textContent.includes('no path')")
+    page.click("[data-action=confirm]")
+    page.wait_for_selector("#verdict[data-result=lost]")  # stays until dismissed (issue 12)
     assert counter(page, "moves") == "0"
     assert page.evaluate("document.body.dataset.mode") == "ready"  # the table is the player's again
     assert page.evaluate("window.kosynkaSolverStats.finish_result") == "lost"

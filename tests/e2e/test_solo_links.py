@@ -1,0 +1,68 @@
+"""Links say what they do (issue 12 item 1, V2): a link that names no deal says so
+and deals a new one; the query form a person types works like the hash form."""
+
+from __future__ import annotations
+
+import pytest
+
+from gamekit import NO_BOOT_EXTRAS
+
+MESSAGE = {"en": "That link names no deal — here is a new one.",
+           "uk": "Це посилання не називає роздачі — ось нова.",
+           "ru": "Эта ссылка не называет расклада — вот новый."}
+BAD = ["#deal=abc", "#deal=-5", "#deal=42&draw=7", "#deal=18446744073709551616", "#~!garbage",
+       "?deal=abc"]
+
+
+def open_page(new_context, lang="en"):
+    ctx = new_context("phone", boot=NO_BOOT_EXTRAS, reduced_motion="reduce", locale=lang)
+    page = ctx.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    return page
+
+
+def toast(page) -> str:
+    page.wait_for_selector("#toast.show")
+    return page.text_content("#toast")
+
+
+@pytest.mark.parametrize("bad", BAD)
+def test_a_link_that_names_no_deal_says_so_and_deals_a_new_one(new_context, base_url, wait_ready, bad):
+    page = open_page(new_context)
+    page.goto(base_url + bad)
+    wait_ready(page)
+    assert toast(page) == MESSAGE["en"]
+    deal = page.evaluate("document.body.dataset.deal")
+    assert page.evaluate("location.hash") == f"#deal={deal}&draw=1"  # the address names the new deal
+    assert page.evaluate("location.search") == ""
+    assert page.evaluate("document.body.dataset.verified") == "verified"  # a new deal is verified (V1)
+    assert not page.errors
+
+
+@pytest.mark.parametrize("lang", ["uk", "ru"])
+def test_the_message_in_every_language(new_context, base_url, wait_ready, lang):
+    page = open_page(new_context, lang)
+    page.goto(base_url + "#deal=abc")
+    wait_ready(page)
+    assert toast(page) == MESSAGE[lang]
+
+
+def test_the_query_form_works_like_the_hash_form(new_context, base_url, wait_ready):
+    page = open_page(new_context)
+    page.goto(base_url + "?deal=42&draw=3")
+    wait_ready(page)
+    assert page.evaluate("[document.body.dataset.deal, document.body.dataset.variant]") == ["42", "d3"]
+    assert page.evaluate("location.search + location.hash") == "#deal=42&draw=3"
+    assert page.locator("#toast.show").count() == 0
+    assert not page.errors
+
+
+def test_an_edited_address_during_play_keeps_the_game_and_says_so(new_context, base_url, wait_ready):
+    page = open_page(new_context)
+    page.goto(base_url + "#deal=42&draw=1")
+    wait_ready(page)
+    page.evaluate("location.hash = '#deal=zzz'")
+    assert toast(page) == "That link names no deal — your game goes on."
+    assert page.evaluate("[document.body.dataset.deal, location.hash]") == ["42", "#deal=42&draw=1"]
+    assert not page.errors
