@@ -120,7 +120,7 @@ the key (symmetry, pointer, redeals) have the same shortest lines. So
 ``"lost"`` is only ever said of a position with no winning line.
 
 ``"safe"`` — safe moves to foundation, applied at once with no alternative;
-    see :func:`_safe` for the proof under R8.
+    see :func:`kosynka.safety.safe` for the proof under R8.
 ``"symmetry"`` — column order is irrelevant: the key sorts the columns, and a
     King already at the bottom of a column never moves to an empty column.
     Proof: a permutation of the columns maps legal moves to legal moves and a
@@ -183,7 +183,7 @@ from dataclasses import dataclass, field
 from .cards import PARENTS
 from .deals import MAX_DEAL
 from .position import DRAW, FOUNDATION, WASTE, Position, Rules
-from .safety import safe as _safe, safe_back as _safe_back  # noqa: F401 (one rule: kosynka.safety; _safe is the name the proofs and tests use)
+from .safety import safe_back as _safe_back  # the one definition of the rule and its proof
 
 __all__ = [
     "SolveResult", "Solver", "solve", "verified_deal", "VerifiedDealSearch",
@@ -532,7 +532,7 @@ class _Search(_Sliced):
 
     # ------------------------------------------------------------ moves
     def _autos(self, state, m=None):
-        """Apply the ``"safe"`` moves (see :func:`_safe`) and the ``"twins"``
+        """Apply the ``"safe"`` moves (see :func:`kosynka.safety.safe`) and the ``"twins"``
         moves (see :func:`_toggles`) until none is left; ``m``: the move that
         led to ``state`` from a state with none left."""
         state, done = self._safe_after(state, m)
@@ -563,7 +563,7 @@ class _Search(_Sliced):
         return self._safe_autos(state)
 
     def _safe_autos(self, state):
-        """Apply the ``"safe"`` moves (see :func:`_safe`) until none is left."""
+        """Apply the ``"safe"`` moves (see :func:`kosynka.safety.safe`) until none is left."""
         if not self._safe_on:
             return state, _EMPTY
         cols, talon, p, found, r = state

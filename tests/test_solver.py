@@ -12,7 +12,8 @@ import pytest
 from kosynka.cards import parse_card
 from kosynka.game import Game
 from kosynka.position import Position, Rules
-from kosynka.solver import (ALL_PRUNING, Solver, VerifiedDealSearch, _dead, _dominates, _safe,
+from kosynka.safety import safe as _safe
+from kosynka.solver import (ALL_PRUNING, Solver, VerifiedDealSearch, _dead, _dominates,
                             streamlined_search,
                             _talon_reach, solve, verified_deal)
 
