@@ -1,0 +1,189 @@
+"""The race's sheets before the race (issue 11): the host's lobby (seats, names,
+Ready marks, settings, invites), the friend's join screen, and the link boxes
+(text, QR code, Copy, Share) — built as DOM from what the host's view holds.
+
+``LobbySheets`` is a part of ``web.race.page.RacePage`` (its sheets; the page
+keeps the routes, the links and the race's life). Every peer text goes in as
+text (``web.race.dom.h``), never as HTML.
+"""
+
+from __future__ import annotations
+
+import json
+
+import js
+
+from kosynka.race.table import NAME_MAX
+
+from web.dom import document, nil, window
+from web.race import signal
+from web.race.dom import fill, h
+from web.race.signal import CodeError
+
+NAME_KEY = "kosynka.race.name"
+
+
+def _get(store: str, key: str) -> str | None:
+    """``key`` of ``window[store]`` (localStorage, sessionStorage); None when
+    missing or when the browser blocks storage (even reading the property throws)."""
+    try:
+        value = getattr(window, store).getItem(key)
+    except Exception:
+        return None
+    return None if nil(value) else str(value)
+
+
+def _set(store: str, key: str, value: str | None) -> None:
+    try:
+        if value is None:
+            getattr(window, store).removeItem(key)
+        else:
+            getattr(window, store).setItem(key, value)
+    except Exception:
+        pass  # storage blocked: the page just does not remember
+
+
+def table_label(table: int) -> str:
+    """A short name for a table id, easy to read aloud (``K7Q3``)."""
+    alphabet = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+    return "".join(alphabet[(table >> (5 * i)) & 31] for i in range(4))
+
+
+class LobbySheets:
+    """The lobby's and the join screen's sheets; mixed into ``RacePage``."""
+
+    def link_error(self, err: CodeError, item_kind: str = "reply") -> object:
+        key = "race_" + err.code.replace("/", "_")
+        if err.code == "link/kind":
+            key = "race_link_kind_" + item_kind
+        return h("p", {"class": "error", "data-linkerror": err.code, "role": "alert"}, self.tr(key))
+
+    def link_box(self, attr: str, url: str) -> object:
+        """A link as text, its QR code, Copy and (where the browser has it) Share."""
+        box = h("div", {"class": "linkbox"}, h("p", {"class": "link", attr: True}, url))
+        try:
+            from web.race import qr
+            code = qr.make(url)
+            holder = h("div", {"class": "qrbox", "data-qr-version": code.version})
+            holder.innerHTML = code.svg  # segno's markup of our own link: no peer text in it
+            box.appendChild(holder)
+        except ImportError:  # segno not bundled: the link still works
+            pass
+        row = h("div", {"class": "row share"},
+                h("button", {"type": "button", "data-action": "copy-link"}, self.tr("copy")))
+        if hasattr(js.navigator, "share"):
+            row.appendChild(h("button", {"type": "button", "data-action": "share-link"},
+                              self.tr("race_share")))
+        box.appendChild(row)
+        return box
+
+    def buttons(self, *specs) -> object:
+        return h("div", {"class": "buttons"}, *(
+            None if spec is None else
+            h("button", {"type": "button", "data-action": spec[0], **(spec[2] if len(spec) > 2 else {})},
+              self.tr(spec[1]))
+            for spec in specs))
+
+    def render_lobby(self, v: dict) -> None:
+        is_host = self.host is not None
+        me = next((p for p in v["players"] if p["pid"] == v["you"]), None)
+        document.body.dataset.race = "lobby" if me and me["seat"] is not None else "watching"
+        rows = []
+        for p in v["players"]:
+            marks = []
+            if p["host"]:
+                marks.append(self.tr("race_host_mark"))
+            elif p["seat"] is None:
+                marks.append(self.tr("race_watching"))
+            else:
+                marks.append(self.tr("race_ready_mark" if p["ready"] else "race_not_ready"))
+            if not p["connected"]:
+                marks.append(self.tr("race_dropped"))
+            score = f" · {p['score']:g}" if p["score"] else ""
+            rows.append(h("li", {"data-pid": p["pid"], "data-seat": "" if p["seat"] is None else p["seat"],
+                                 "data-ready": "yes" if p["ready"] else "no",
+                                 "data-connected": "yes" if p["connected"] else "no",
+                                 "data-you": p["pid"] == v["you"]},
+                          h("span", {"class": "no"}, "—" if p["seat"] is None
+                            else self.tr("race_seat", n=p["seat"] + 1)),
+                          h("span", {"class": "who"}, p["name"]),
+                          h("span", {"class": "mark"}, ", ".join(marks) + score)))
+        parts = [h("h2", None, self.tr("race_title") + " · " + self.table_name())]
+        if is_host:
+            parts += [self.name_field(), self.settings_rows(v)]
+        else:
+            parts += [h("p", {"class": "settings"}, self.settings_label(v["draw"], v["minutes"]))]
+        parts.append(h("ul", {"class": "seats"}, *rows))
+        if is_host:
+            parts += self.invite_parts()
+            friends = [p for p in v["players"] if p["seat"] is not None and not p["host"]]
+            can_start = bool(friends) and all(p["ready"] for p in friends)
+            parts.append(self.buttons(("leave", "race_leave"),
+                                      ("start", "race_start", {"disabled": not can_start})))
+        else:
+            ready = bool(me and me["ready"])
+            seated = bool(me and me["seat"] is not None)
+            parts.append(self.buttons(
+                ("leave", "race_leave"),
+                ("ready", "race_ready", {"aria-pressed": "true" if ready else "false"}) if seated else None))
+        fill(self.sheet, *parts)
+
+    def table_name(self) -> str:
+        table = self.links.table if self.links is not None else self.invite.table
+        return table_label(table)
+
+    def name_field(self) -> object:
+        return h("label", None, self.tr("race_you"),
+                 h("input", {"type": "text", "data-field": "name", "maxlength": NAME_MAX,
+                             "value": _get("localStorage", NAME_KEY) or "",
+                             "autocomplete": "nickname", "placeholder": self.tr("race_player")}))
+
+    def settings_rows(self, v: dict) -> object:
+        def seg(field, current, options):
+            return h("span", {"class": "seg"}, *(
+                h("button", {"type": "button", "data-set": field, "data-value": json.dumps(value),
+                             "aria-pressed": "true" if current == value else "false"}, label)
+                for value, label in options))
+
+        return h("div", None,
+                 h("div", {"class": "row"}, h("span", None, self.tr("draw")),
+                   seg("draw", v["draw"], [(1, self.tr("draw1")), (3, self.tr("draw3"))])),
+                 h("div", {"class": "row"}, h("span", None, self.tr("race_kind")),
+                   seg("minutes", v["minutes"], [(m, self.kind_label(m)) for m in signal.MINUTES])))
+
+    def invite_parts(self) -> list:
+        parts = [h("div", {"class": "row"},
+                   h("button", {"type": "button", "data-action": "invite"}, self.tr("race_invite")))]
+        for url in self.open_invites:
+            parts += [h("p", {"class": "help"}, self.tr("race_invite_help")),
+                      self.link_box("data-invite-link", url)]
+        parts += [
+            h("div", {"class": "row share"},
+              h("input", {"type": "text", "data-field": "reply", "placeholder": self.tr("race_paste"),
+                          "autocomplete": "off"}),
+              h("button", {"type": "button", "data-action": "paste-reply"}, self.tr("race_seat_them"))),
+            h("div", {"class": "paste-error"}),
+            h("details", None, h("summary", None, self.tr("race_stun")),
+              h("input", {"type": "text", "data-field": "stun", "value": self.links.stun,
+                          "placeholder": "stun:stun.example.org:3478", "autocomplete": "off"}),
+              h("p", {"class": "help"}, self.tr("race_stun_note")))]
+        return parts
+
+    def render_join(self) -> None:
+        inv = self.invite
+        parts = [h("h2", None, self.tr("race_invitation", host=inv.host)),
+                 h("p", {"class": "table-name"},
+                   self.tr("race_table_name", host=inv.host, id=table_label(inv.table))),
+                 h("p", {"class": "settings"}, self.settings_label(inv.draw, inv.minutes))]
+        if self.reply_url is None:
+            parts += [self.name_field(), self.buttons(("leave", "race_leave"), ("join", "race_join"))]
+        else:
+            p = self.player
+            error = p.error if p is not None else None
+            parts += [h("p", {"class": "help"}, self.tr("race_reply_help", host=inv.host)),
+                      self.link_box("data-reply-link", self.reply_url),
+                      h("p", {"class": "error" if error else "conn",
+                              "data-conn": "open" if p is not None and p.connected else "waiting"},
+                        error or self.tr("race_connecting")),
+                      self.buttons(("leave", "race_leave"))]
+        fill(self.sheet, *parts)
