@@ -151,7 +151,8 @@ def test_blocked_storage_still_plays(new_context, base_url):
     page.goto(base_url)
     wait_ready(page)
     assert page.evaluate(f"{HTML}.storage") == "blocked"
-    assert page.evaluate(f"{HTML}.boot") == "normal"
+    # no snapshot can be stored, but the one shipped with the build may be restored
+    assert page.evaluate(f"{HTML}.boot") in ("normal", "snapshot")
     waste = page.locator("[data-pile=waste] .card")
     n = waste.count()
     page.locator("[data-pile=stock]").click()
