@@ -122,7 +122,10 @@ def test_hints_outline_every_target_C4(table_page, base_url, wait_ready):
 
 def _drag(page, card: str, pile: str, touch: bool):
     """Drag with real pointer events (mouse) or synthetic touch pointer events."""
-    # wait until the card rests (an earlier animation may still be running)
+    # wait until the cards rest, as a player does before grabbing one: no animation
+    # running (a card going back after an illegal drop) — the test reads where to
+    # press from the DOM, which an animation moves
+    page.wait_for_function("() => document.getAnimations().length === 0")
     page.locator(f'[data-card="{card}"]').hover(trial=True, position={"x": 10, "y": 8})
     src = page.locator(f'[data-card="{card}"]').bounding_box()
     dst = page.locator(f'[data-pile="{pile}"]').bounding_box()
