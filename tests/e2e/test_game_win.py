@@ -107,12 +107,13 @@ def _worker_idle(page):
 
 
 def test_cancelling_finish_stops_the_workers_search(table_page, base_url, wait_ready):
-    """F2 in the solver worker, on deal 17 (undecided within Finish's budget, so the
-    search runs to its 20-s limit unless stopped): Finish again stops it. The worker
+    """F2 in the solver worker, on deal 18 (undecided within Finish's budget, so the
+    search runs to its 20-s limit unless stopped; deal 17 is proven lost at once
+    since the solver's ``deadend`` rule): Finish again stops it. The worker
     answers "cancelled" only while the search is still running, so the search ended
     between two slices, and the table is the player's again (issue 9 item 4)."""
     page = table_page
-    open_deal(page, base_url, wait_ready, 17)
+    open_deal(page, base_url, wait_ready, 18)
     _worker_idle(page)
     # the worker's check of the linked deal (issue 12) ends first, so the stop seen
     # below is Finish's own
