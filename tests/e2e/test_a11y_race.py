@@ -1,0 +1,98 @@
+"""The race in the browser without a mouse or sight and in the hand (issues 11 and
+13): axe-core finds no serious or critical violation on the lobby, the join
+screen, the reply link, the race table and the results; the race's events are
+said in the live region in the player's language; every race screen fits a
+phone upright (360×640) and on its side (640×360) and a desktop (1280×800), in
+the light and the dark theme, with tap targets of 44 px and no text cut off.
+Screenshots go to ``KOSYNKA_SCREENS`` (default: the test's tmp dir) to be looked
+at."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from racekit import hand_over, host_table, invite_link, open_page, play, ready, start, wait_race
+from test_a11y import _axe
+from test_a11y_screens import shots  # noqa: F401 (a fixture)
+
+# long names and the longest words of the three languages: what a phone must fit
+NAMES = ("Олександра-Марія", "Костянтин Вишневецький", "Ярослава", "Святослав")
+
+
+def sized(new_context, kind: str, **options):
+    """``new_context`` as ``racekit.open_page`` calls it, for a given screen."""
+    return lambda _kind, **kw: new_context(kind, **kw, **options)
+
+
+def _overflow(page, root: str) -> list:
+    """Controls under ``root`` too small to tap (under 44 px high) or not inside
+    the viewport, and text cut off (an element whose text is wider than it is,
+    ellipsis aside)."""
+    return page.evaluate("""root => {
+        const out = [];
+        for (const el of document.querySelectorAll(root + ' button, ' + root + ' input, ' + root + ' summary')) {
+            const r = el.getBoundingClientRect();
+            if (r.width === 0 || el.closest('[hidden]')) continue;
+            if (r.height < 43.5 || r.width < 43.5) out.push('small ' + (el.dataset.action || el.textContent) + ' ' + r.width + 'x' + r.height);
+            if (r.left < -0.5 || r.right > innerWidth + 0.5) out.push('outside ' + (el.dataset.action || el.textContent));
+        }
+        for (const el of document.querySelectorAll(root + ' *')) {
+            if (el.closest('[hidden]') || !el.offsetParent) continue;
+            const s = getComputedStyle(el);
+            if (s.textOverflow === 'ellipsis' || el.closest('.link, .sr-only')) continue;
+            if (el.scrollWidth > el.clientWidth + 1 && s.overflowX !== 'visible' && s.overflowX !== 'auto')
+                out.push('cut ' + el.tagName + '.' + el.className + ' ' + el.textContent.slice(0, 30));
+        }
+        if (document.scrollingElement.scrollWidth > innerWidth + 0.5) out.push('page scrolls sideways');
+        return out;
+    }""", root)
+
+
+SCREENS = [("phone", (360, 640), "dark", "uk-UA"), ("phone", (640, 360), "light", "ru-RU"),
+           ("desktop", (1280, 800), "dark", "en-US")]
+
+
+@pytest.mark.parametrize("kind,size,scheme,locale", SCREENS,
+                         ids=[f"{s[0]}x{s[1]}-{c}" for _, s, c, _ in SCREENS])
+def test_race_screens_fit_and_pass_axe(new_context, base_url, shots, kind, size, scheme, locale):  # noqa: F811
+    make = sized(new_context, kind, viewport={"width": size[0], "height": size[1]},
+                 color_scheme=scheme, locale=locale)
+    tag = f"{size[0]}x{size[1]}-{scheme}"
+    host = host_table(make, base_url, NAMES[0])
+    friend = open_page(make, base_url, NAMES[1])
+    found = {}
+
+    def look(seat, name, root):
+        seat.page.screenshot(path=str(shots / f"race-{name}-{tag}.png"))
+        found[name] = {"axe": _axe(seat.page), "fit": _overflow(seat.page, root)}
+
+    url = invite_link(host)
+    look(host, "invite", "#race")
+    friend.page.goto(url)
+    friend.page.wait_for_selector("#race [data-action=join]")
+    look(friend, "join", "#race")
+    friend.page.click("#race [data-action=join]")
+    reply = friend.page.locator("#race [data-reply-link]").text_content(timeout=20_000)
+    look(friend, "reply", "#race")
+    assert hand_over(host, reply) == "ok"
+    host.page.wait_for_selector("#race li[data-pid='1']")
+    ready(friend)
+    look(host, "lobby", "#race")
+    look(friend, "lobby-friend", "#race")
+    start(host, [friend])
+    play(friend, ["D", "D"])
+    host.page.wait_for_selector("[data-opponent][data-pid='1'][data-moves='2']")
+    friend.page.click("#race-screen [data-action=offer-draw]")
+    host.page.wait_for_selector("#race-screen [data-action=accept-draw]")
+    look(host, "table", "#race-screen")
+    host.page.click("#race-screen [data-action=decline-draw]")
+    friend.page.click("#race-screen [data-action=resign]")
+    friend.page.click("#sheet [data-action=confirm]")
+    wait_race(host, "won")
+    wait_race(friend, "lost")
+    host.page.wait_for_selector("#race-results [data-mini-pid]")
+    look(host, "results", "#race-results")
+    look(friend, "results-friend", "#race-results")
+    assert found == {k: {"axe": [], "fit": []} for k in found}, json.dumps(found, indent=1, ensure_ascii=False)
+    assert host.page.errors == [] and friend.page.errors == []
