@@ -52,8 +52,7 @@ def test_a_race_is_told_in_english():
     assert bs.said[-1] == "Settings: three cards, 5 minutes."
     host.start()
     step()
-    deal = host.view()["deal"]
-    assert hs.said[-1] == bs.said[-1] == f"Go! Deal {deal}, three cards, 5 minutes."
+    assert hs.said[-1] == bs.said[-1] == "Go! A new verified deal, three cards, 5 minutes."
     bo.play("D")
     step()  # an opponent's move is not said
     assert hs.said[-1].startswith("Go!")
@@ -79,7 +78,10 @@ def test_ukrainian_and_russian_words_and_plurals():
     step()
     host.start()
     step()
-    assert hs.said[1:] == ["Bohdan: готово.", f"Старт! Роздача №{host.view()['deal']}, по одній, до останньої карти."]
+    assert hs.said[1:] == ["Bohdan: готово.", "Старт! Нова перевірена роздача, по одній, до останньої карти."]
+    before = dict(host.view(), phase="lobby")
+    assert news("ru", before, dict(before, phase="racing", deal=126515, race=2)) == [
+        "Старт! Раздача №126515, по одной, до последней карты."]
 
 
 @pytest.mark.parametrize("lang", ["uk", "ru", "en"])

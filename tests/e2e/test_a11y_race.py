@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from racekit import hand_over, host_table, invite_link, open_page, play, ready, start, wait_race
+from racekit import hand_over, host_table, invite_link, join, open_page, play, ready, start, wait_race
 from test_a11y import _axe
 from test_a11y_screens import shots  # noqa: F401 (a fixture)
 
@@ -95,4 +95,76 @@ def test_race_screens_fit_and_pass_axe(new_context, base_url, shots, kind, size,
     look(host, "results", "#race-results")
     look(friend, "results-friend", "#race-results")
     assert found == {k: {"axe": [], "fit": []} for k in found}, json.dumps(found, indent=1, ensure_ascii=False)
+    assert host.page.errors == [] and friend.page.errors == []
+
+
+# ------------------------------------------------------------ the live region
+
+SAID = """addEventListener('DOMContentLoaded', () => {
+    window.kosynkaSaid = [];
+    const live = document.getElementById('live');
+    new MutationObserver(() => { const t = live.textContent.trim(); if (t) window.kosynkaSaid.push(t); })
+        .observe(live, {childList: true, characterData: true, subtree: true});
+});"""
+
+
+def listening(new_context):
+    """``new_context`` whose pages keep everything said in ``#live`` (``kosynkaSaid``)."""
+    def make(kind, **kw):
+        ctx = new_context(kind, **kw, locale="en-US")
+        ctx.add_init_script(SAID)
+        return ctx
+    return make
+
+
+def hears(seat, text: str) -> None:
+    try:
+        seat.page.wait_for_function("t => window.kosynkaSaid.some(s => s.includes(t))", arg=text)
+    except Exception:
+        pytest.fail(f"{seat.name} did not hear {text!r}; heard {seat.page.evaluate('window.kosynkaSaid')}")
+
+
+def test_race_events_are_said_in_the_live_region(new_context, base_url):
+    """Issue 13 item 2 for the race: joining, Ready, the settings, the Start with
+    the deal, a draw offered and refused, a connection lost and back, a
+    resignation and the end with the places; then a timed race's last minute and
+    its end in a draw. An opponent's moves are not said."""
+    make = listening(new_context)
+    host = host_table(make, base_url, "Anna")
+    friend = open_page(make, base_url, "Bohdan")
+    join(host, friend, pid=1)
+    hears(host, "Bohdan joined the table.")
+    ready(friend)
+    hears(host, "Bohdan is ready.")
+    start(host, [friend])
+    for s in (host, friend):
+        hears(s, "Go! A new verified deal, one card, to the last card.")
+    play(friend, ["D", "D"])
+    host.page.wait_for_selector("[data-opponent][data-pid='1'][data-moves='2']")
+    assert not any("Bohdan" in s for s in host.page.evaluate("kosynkaSaid")[-1:])
+    friend.page.click("#race-screen [data-action=offer-draw]")
+    hears(friend, "Draw offered; waiting for the answers.")
+    hears(host, "Bohdan offers a draw.")
+    host.page.click("#race-screen [data-action=decline-draw]")
+    hears(friend, "No draw: the offer is off.")
+    # a reload and a way back (N9)
+    friend.page.reload()
+    friend.page.wait_for_selector("#race [data-way-back]")
+    hears(host, "Bohdan: connection lost.")
+    join(host, friend)
+    hears(host, "Bohdan is back.")
+    friend.page.click("#race-screen [data-action=resign]")
+    friend.page.click("#sheet [data-action=confirm]")
+    hears(host, "Bohdan resigned. You won! Your place: 1 of 2.")
+    hears(friend, "Anna won. You lost. Your place: 2 of 2.")
+    # a timed race (sped up): its settings, its last minute, its end by the clock
+    host.page.click("#race-results [data-action=change-settings]")
+    host.page.click("#race [data-set=minutes][data-value='5']")
+    hears(friend, "Settings: one card, 5 minutes.")
+    ready(friend)
+    host.page.evaluate("localStorage.setItem('kosynka.race.test_speed', '20')")
+    start(host, [friend])
+    hears(host, "One minute left.")  # (the friend's clock is not sped up: the test hook is the host's)
+    for s in (host, friend):
+        hears(s, "A draw. Your place: 1 of 2.")
     assert host.page.errors == [] and friend.page.errors == []

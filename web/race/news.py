@@ -10,7 +10,8 @@ Decisions (what is said, politely, and what is not):
 - Said: someone sits at the table or starts watching, leaves it, loses the
   connection or is back; a friend's Ready in the lobby (and its withdrawal); the
   host's settings when they change in the lobby; the Start with the deal and the
-  settings; an opponent out of the race (resigned, or away past the grace); a
+  settings (the deal's number only when it is short, as a solo game's: a race
+  deals from 64-bit random numbers, twenty digits nobody wants read out); an opponent out of the race (resigned, or away past the grace); a
   draw offered, agreed to by someone, or off (refused, or cancelled by a move);
   the end: who won, your result and your place ("Your place: 2 of 3"). The last
   minute of a timed race is said by the race screen's clock.
@@ -26,6 +27,8 @@ from __future__ import annotations
 
 from web.i18n import t
 from web.speech import plural
+
+DEAL_DIGITS = 6  # a longer deal number is not read out (a race's is 64-bit random)
 
 
 def settings(lang: str, draw: int, minutes: int | None) -> str:
@@ -46,8 +49,9 @@ def news(lang: str, before: dict | None, after: dict | None) -> list[str]:
     out: list[str] = []
     started = after["phase"] == "racing" and (before["phase"] != "racing" or before["race"] != after["race"])
     if started:
-        return [_say(lang, "race_started", deal=after["deal"],
-                     settings=settings(lang, after["draw"], after["minutes"]))]
+        deal = (_say(lang, "race_deal_n", n=after["deal"]) if len(str(after["deal"])) <= DEAL_DIGITS
+                else t(lang, "race_deal_any"))
+        return [_say(lang, "race_started", deal=deal, settings=settings(lang, after["draw"], after["minutes"]))]
     old = {p["pid"]: p for p in before["players"]}
     new = {p["pid"]: p for p in after["players"]}
     for pid, p in new.items():
