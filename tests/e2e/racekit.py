@@ -117,3 +117,9 @@ def wait_race(seat: Seat, state: str, timeout: float = 30_000) -> None:
 def opponent(seat: Seat, pid: int) -> dict:
     loc = seat.page.locator(f"#race-screen [data-opponent][data-pid='{pid}']")
     return {k: loc.get_attribute(f"data-{k}") for k in ("foundation", "faceup", "moves", "status")}
+
+
+def resign(seat: Seat) -> None:
+    """``seat`` resigns from its race table, answering the confirmation (N8)."""
+    seat.page.click("#race-screen [data-action=resign]")
+    seat.page.click("#sheet [data-action=confirm]")

@@ -12,7 +12,8 @@ import json
 
 import pytest
 
-from racekit import hand_over, host_table, invite_link, join, open_page, play, ready, start, wait_race
+from racekit import (hand_over, host_table, invite_link, join, open_page, play, ready, resign, start,
+                     wait_race)
 from test_a11y import _axe
 from test_a11y_screens import shots  # noqa: F401 (a fixture)
 
@@ -87,8 +88,7 @@ def test_race_screens_fit_and_pass_axe(new_context, base_url, shots, kind, size,
     host.page.wait_for_selector("#race-screen [data-action=accept-draw]")
     look(host, "table", "#race-screen")
     host.page.click("#race-screen [data-action=decline-draw]")
-    friend.page.click("#race-screen [data-action=resign]")
-    friend.page.click("#sheet [data-action=confirm]")
+    resign(friend)
     wait_race(host, "won")
     wait_race(friend, "lost")
     host.page.wait_for_selector("#race-results [data-mini-pid]")
@@ -153,8 +153,7 @@ def test_race_events_are_said_in_the_live_region(new_context, base_url):
     hears(host, "Bohdan: connection lost.")
     join(host, friend)
     hears(host, "Bohdan is back.")
-    friend.page.click("#race-screen [data-action=resign]")
-    friend.page.click("#sheet [data-action=confirm]")
+    resign(friend)
     hears(host, "Bohdan resigned. You won! Your place: 1 of 2.")
     hears(friend, "Anna won. You lost. Your place: 2 of 2.")
     # a timed race (sped up): its settings, its last minute, its end by the clock
