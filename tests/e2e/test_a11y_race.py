@@ -50,19 +50,29 @@ def _overflow(page, root: str) -> list:
     }""", root)
 
 
-SCREENS = [("phone", (360, 640), "dark", "uk-UA"), ("phone", (640, 360), "light", "ru-RU"),
-           ("desktop", (1280, 800), "dark", "en-US")]
+# (context kind, viewport, colour scheme, locale, friends at the table)
+SCREENS = [("phone", (360, 640), "dark", "uk-UA", 1), ("phone", (640, 360), "light", "ru-RU", 3),
+           ("desktop", (1280, 800), "dark", "en-US", 1), ("phone", (360, 640), "light", "ru-RU", 3)]
 
 
-@pytest.mark.parametrize("kind,size,scheme,locale", SCREENS,
-                         ids=[f"{s[0]}x{s[1]}-{c}" for _, s, c, _ in SCREENS])
-def test_race_screens_fit_and_pass_axe(new_context, base_url, shots, kind, size, scheme, locale):  # noqa: F811
+def focus_in(seat, selector: str) -> None:
+    """The keyboard's focus is inside ``selector`` (moved there by the page)."""
+    seat.page.wait_for_function("s => document.querySelector(s).contains(document.activeElement)", arg=selector)
+
+
+@pytest.mark.parametrize("kind,size,scheme,locale,friends", SCREENS,
+                         ids=[f"{s[0]}x{s[1]}-{c}-{n + 1}p" for _, s, c, _, n in SCREENS])
+def test_race_screens_fit_and_pass_axe(new_context, base_url, shots, kind, size, scheme, locale, friends):  # noqa: F811
     make = sized(new_context, kind, viewport={"width": size[0], "height": size[1]},
                  color_scheme=scheme, locale=locale)
-    tag = f"{size[0]}x{size[1]}-{scheme}"
+    tag = f"{size[0]}x{size[1]}-{scheme}-{friends + 1}p"
     host = host_table(make, base_url, NAMES[0])
     friend = open_page(make, base_url, NAMES[1])
+    others = [open_page(make, base_url, name) for name in NAMES[2:friends + 1]]
     found = {}
+    # a race sheet is a dialog that takes the focus; the solo page behind is inert
+    focus_in(host, "#race")
+    assert host.page.evaluate("['bar', 'table', 'panel'].every(id => document.getElementById(id).inert)")
 
     def look(seat, name, root):
         seat.page.screenshot(path=str(shots / f"race-{name}-{tag}.png"))
@@ -79,23 +89,29 @@ def test_race_screens_fit_and_pass_axe(new_context, base_url, shots, kind, size,
     assert hand_over(host, reply) == "ok"
     host.page.wait_for_selector("#race li[data-pid='1']")
     ready(friend)
+    for pid, other in enumerate(others, 2):
+        join(host, other, pid=pid)
+        ready(other)
     look(host, "lobby", "#race")
     look(friend, "lobby-friend", "#race")
-    start(host, [friend])
+    start(host, [friend, *others])
+    focus_in(host, "#race-table")
     play(friend, ["D", "D"])
     host.page.wait_for_selector("[data-opponent][data-pid='1'][data-moves='2']")
     friend.page.click("#race-screen [data-action=offer-draw]")
     host.page.wait_for_selector("#race-screen [data-action=accept-draw]")
     look(host, "table", "#race-screen")
     host.page.click("#race-screen [data-action=decline-draw]")
-    resign(friend)
+    for seat in (friend, *others):
+        resign(seat)
     wait_race(host, "won")
     wait_race(friend, "lost")
     host.page.wait_for_selector("#race-results [data-mini-pid]")
     look(host, "results", "#race-results")
     look(friend, "results-friend", "#race-results")
+    focus_in(host, "#race-results")
     assert found == {k: {"axe": [], "fit": []} for k in found}, json.dumps(found, indent=1, ensure_ascii=False)
-    assert host.page.errors == [] and friend.page.errors == []
+    assert all(s.page.errors == [] for s in (host, friend, *others))
 
 
 # ------------------------------------------------------------ the live region

@@ -20,7 +20,9 @@ Decisions (what is said, politely, and what is not):
   resignation: the button says it) — except your own draw offer, said as waiting
   for the others, since its answer comes later.
 - Names are used as the players typed them; the sentences avoid gendered verbs
-  in Ukrainian and Russian ("Богдан: готово", "Богдан знову на зв'язку").
+  in Ukrainian and Russian ("Богдан: готово", "Богдан знову на зв'язку"), as do
+  the lobby's marks and the results' words (готово, перемога, поразка, вихід з
+  гонки), which a name of any gender reads with.
 """
 
 from __future__ import annotations
