@@ -155,9 +155,15 @@ def test_race_events_are_said_in_the_live_region(new_context, base_url):
     start(host, [friend])
     for s in (host, friend):
         hears(s, "Go! A new verified deal, one card, to the last card.")
-    play(friend, ["D", "D"])
+    # the friend draws twice with the keyboard (the race table has the focus):
+    # their own draws are said to them, an opponent's moves are not said to the host
+    heard = len(host.page.evaluate("kosynkaSaid"))
+    friend.page.wait_for_function("document.getElementById('race-table').contains(document.activeElement)")
+    friend.page.keyboard.press("d")
+    friend.page.keyboard.press("d")
     host.page.wait_for_selector("[data-opponent][data-pid='1'][data-moves='2']")
-    assert not any("Bohdan" in s for s in host.page.evaluate("kosynkaSaid")[-1:])
+    hears(friend, "Drew: ")
+    assert len(host.page.evaluate("kosynkaSaid")) == heard
     friend.page.click("#race-screen [data-action=offer-draw]")
     hears(friend, "Draw offered; waiting for the answers.")
     hears(host, "Bohdan offers a draw.")
@@ -183,3 +189,19 @@ def test_race_events_are_said_in_the_live_region(new_context, base_url):
     for s in (host, friend):
         hears(s, "A draw. Your place: 1 of 2.")
     assert host.page.errors == [] and friend.page.errors == []
+
+
+def test_the_race_table_names_cards_and_piles_in_the_page_language(new_context, base_url):
+    """The race table reads as the solo table does (issue 13 item 2), in the
+    page's language: a Russian page names its piles in Russian."""
+    make = sized(new_context, "phone", locale="ru-RU")
+    host = host_table(make, base_url, "Анна")
+    friend = open_page(make, base_url, "Богдан")
+    join(host, friend, pid=1)
+    ready(friend)
+    start(host, [friend])
+    for seat in (host, friend):
+        assert seat.page.get_attribute("#race-table [data-pile=stock]", "aria-label") == "Колода: 24 карты"
+        assert seat.page.get_attribute("#race-table", "aria-label").startswith("Стол: ")
+        names = seat.page.evaluate("[...document.querySelectorAll('#race-table [data-pile]')].map(p => p.getAttribute('aria-label'))")
+        assert any(n.startswith("Столбец 7: ") for n in names), names

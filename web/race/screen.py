@@ -154,6 +154,11 @@ class RaceScreen:
         if first:
             self.measure()
         document.body.dataset.race = self.outcome()
+        lang = self.page.app.lang
+        if self.table.getAttribute("lang") != lang:  # cards, piles and moves named in the page's language
+            self.table.setAttribute("lang", lang)
+            self.view.set_lang(lang)
+            self.table.setAttribute("aria-label", self.page.tr("table_label"))
         self.show_own(animate=not first)
         self.show_strip()
         self.show_offer()
