@@ -302,6 +302,9 @@ class RacePage(LobbySheets):
         url = signal.link(str(window.location.href), inv)
         self.open_invites = [url]  # the panel shows the newest invite
         self.render()
+        box = self.sheet.querySelector("[data-invite-link]")
+        if not nil(box):  # the link and its QR code in sight (a phone scrolls the lobby)
+            box.closest(".linkbox").scrollIntoView(True)
 
     async def take_reply(self, text: str) -> bool:
         try:
