@@ -80,6 +80,9 @@ def test_race_screens_fit_and_pass_axe(new_context, base_url, shots, kind, size,
 
     url = invite_link(host)
     look(host, "invite", "#race")
+    friend.page.goto(url[:-12])  # a link cut short in a messenger: a clear message
+    friend.page.wait_for_selector("#race [data-linkerror]")
+    look(friend, "bad-link", "#race")
     friend.page.goto(url)
     friend.page.wait_for_selector("#race [data-action=join]")
     look(friend, "join", "#race")
