@@ -226,8 +226,11 @@ class RacePage(LobbySheets):
         if isinstance(item, Invite):
             if self.mode == "host":
                 self.show_error(CodeError("link/kind", ""), "invite")
-            elif self.player is not None and self.player.connected:
-                return True  # already at a table: an invite opened twice changes nothing
+            elif self.player is not None and self.player.connected and self.player.view is not None:
+                # already at a table: an invite opened twice changes nothing (a link that
+                # opened but was never answered by the table does not count: a new
+                # invite replaces it, as a player would try again)
+                return True
             else:
                 self.open_invite(item)
         elif self.mode == "host":
