@@ -160,3 +160,9 @@ def links_state(host: Seat, friend: Seat) -> dict:
         except Exception as e:  # the page itself is broken: say so
             out[who] = f"unreadable: {e}"
     return out
+
+
+def resign(seat: Seat) -> None:
+    """``seat`` resigns from its race table, answering the confirmation (N8)."""
+    seat.page.click("#race-screen [data-action=resign]")
+    seat.page.click("#sheet [data-action=confirm]")
