@@ -13,7 +13,8 @@ from web import layout
 
 from gamekit import WIN_DEAL, solver_line
 
-SIZES = [(360, 531.5), (768, 900), (1280, 691), (640, 279)]  # the table box of 360×640, 768×1024, 1280×800, 640×360
+# the table box of 360×640, 768×1024, 1280×800, 640×360 (the side layout), 1280×600
+SIZES = [(360, 531.5), (768, 900), (1280, 691), (640, 279), (1000, 519)]
 
 
 def _positions():
@@ -59,8 +60,8 @@ def test_paint_js_and_layout_py_agree(paint_page, size, left):
                              " return [g, Object.fromEntries(" + repr(list(layout.PILES)) +
                              ".map(n => [n, L.pileBox(g, n)]))]; }", [w, h, left])
     jg, boxes = js
-    assert (jg["cw"], jg["ch"], jg["gap"], jg["top"], jg["colTop"], jg["fd"], jg["fu"], jg["fan"], jg["xs"]) == (
-        g.cw, g.ch, g.gap, g.top, g.col_top, g.fd, g.fu, g.fan, g.x)
+    assert (jg["cw"], jg["ch"], jg["gap"], jg["top"], jg["colTop"], jg["fd"], jg["fu"], jg["fan"], jg["xs"],
+            jg["side"], jg["sx"]) == (g.cw, g.ch, g.gap, g.top, g.col_top, g.fd, g.fu, g.fan, g.x, g.side, g.sx)
     assert {n: list(g.pile_box(n)) for n in layout.PILES} == boxes
     for pos in _positions():
         want = _python_places(pos, g)
