@@ -1,0 +1,86 @@
+"""The solo table as a new player sees it on a phone (upright and on its side) and a
+desktop, in uk/ru/en: nothing clipped, tap targets of at least 44 px, a sheet's
+closing buttons in sight however long the sheet is (issue 13's comfort, issue 12's
+look)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gamekit import open_deal, quiet_page
+
+LANGS = {"uk": "uk-UA", "ru": "ru-RU", "en": "en-US"}
+TAP = 44  # px: the smallest comfortable tap target (WCAG 2.5.5, Apple's and Google's guides)
+
+
+def _page(new_context, lang, size=(360, 640), touch=True):
+    page = quiet_page(new_context, "phone" if touch else "desktop", locale=LANGS[lang],
+                      viewport={"width": size[0], "height": size[1]})
+    page.context.add_init_script("localStorage.setItem('kosynka.settings', %s)"
+                                 % json.dumps(json.dumps({"v": 1, "lang": lang})))
+    return page
+
+
+def _small_or_clipped(page, selector) -> list:
+    """Controls under ``selector`` smaller than TAP px either way, or whose words do
+    not fit in them."""
+    return page.evaluate("""([sel, tap]) => [...document.querySelectorAll(sel)].filter(b => {
+        const r = b.getBoundingClientRect();
+        return r.width > 0 && (r.width < tap - 0.5 || r.height < tap - 0.5 || b.scrollWidth > b.clientWidth + 1);
+    }).map(b => [b.textContent, Math.round(b.getBoundingClientRect().width),
+                 Math.round(b.getBoundingClientRect().height)])""", [selector, TAP])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_status_bar_fits_a_narrow_phone_with_the_longest_values(new_context, base_url, wait_ready, lang):
+    """360 px wide: a six-digit deal of the day proven lost (its mark keeps its
+    words), an hour's clock, 999 moves and a four-digit score — every figure whole
+    on screen."""
+    page = _page(new_context, lang)
+    open_deal(page, base_url, wait_ready, 6)  # draw 1: proven lost in the background
+    page.wait_for_function("document.body.dataset.verified === 'lost'", timeout=120_000)
+    over = page.evaluate("""() => {
+        document.getElementById('deal-no').textContent = '987654 ★';
+        for (const [id, v] of [['time', '59:59'], ['moves', '999'], ['score', '9999']])
+            document.getElementById(id).textContent = v;
+        const bar = document.getElementById('bar');
+        return [...bar.querySelectorAll('b, span')].filter(e => {
+            const r = e.getBoundingClientRect();
+            return r.width > 0 && (r.left < -0.5 || r.right > innerWidth + 0.5);
+        }).map(e => e.id || e.textContent).concat(bar.scrollWidth > bar.clientWidth ? ['bar scrolls'] : []);
+    }""")
+    assert over == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_tap_targets_of_the_panel_and_settings(new_context, base_url, wait_ready, lang):
+    page = _page(new_context, lang)
+    page.goto(base_url + "#deal=7&draw=1")
+    wait_ready(page)
+    assert _small_or_clipped(page, "#panel button") == []
+    page.click("[data-action=settings]")
+    page.wait_for_selector("#sheet [data-set=draw]")
+    page.click("#sheet summary")
+    assert _small_or_clipped(page, "#sheet button, #sheet summary") == []
+
+
+@pytest.mark.parametrize("size", [(640, 360), (360, 640)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_long_sheet_keeps_its_closing_buttons_in_sight(new_context, base_url, wait_ready, size):
+    """Settings with records and statistics open, on a phone either way up: the
+    sheet scrolls, and Close stays where a thumb finds it."""
+    page = _page(new_context, "uk", size)
+    page.goto(base_url + "#deal=7&draw=1")
+    wait_ready(page)
+    page.click("[data-action=settings]")
+    page.wait_for_selector("#sheet [data-set=draw]")
+    page.click("#sheet summary")
+    page.evaluate("document.getElementById('sheet').scrollTop = 0")
+    assert page.evaluate("(() => { const s = document.getElementById('sheet'); return s.scrollHeight > s.clientHeight; })()")
+    seen = page.evaluate("""() => { const b = document.querySelector('#sheet > .buttons:last-child [data-action=close]');
+        const r = b.getBoundingClientRect();
+        return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === b && r.bottom <= innerHeight; }""")
+    assert seen
+    page.click("#sheet > .buttons:last-child [data-action=close]")  # no scrolling needed
+    page.wait_for_selector("#dialog", state="hidden")
