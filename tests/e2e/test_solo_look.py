@@ -84,3 +84,32 @@ def test_a_long_sheet_keeps_its_closing_buttons_in_sight(new_context, base_url, 
     assert seen
     page.click("#sheet > .buttons:last-child [data-action=close]")  # no scrolling needed
     page.wait_for_selector("#dialog", state="hidden")
+
+
+def test_a_phone_on_its_side_plays_a_whole_draw_3_line_by_touch(new_context, base_url, wait_ready):
+    """640×360, touch: the side layout (stock and waste at the left, the waste's fan
+    opening downwards, the foundations 2 × 2 at the right) — every tap of a
+    verified draw-3 deal's winning line lands where web.layout says, and the game
+    is won in exactly the line's moves."""
+    from kosynka.game import Game
+    from kosynka.position import Rules
+
+    from gamekit import NO_BOOT_EXTRAS, counter, solver_line, table_frame, tap_points
+
+    page = new_context("phone", boot=NO_BOOT_EXTRAS, viewport={"width": 640, "height": 360}).new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    open_deal(page, base_url, wait_ready, 12, draw=3)
+    geom, origin = table_frame(page)
+    assert geom.side
+    line = solver_line(12, 3)
+    g = Game.new(12, Rules(3))
+    for move in line:
+        for x, y in tap_points(g, move, geom, origin):
+            page.touchscreen.tap(x, y)
+        g.play(move)
+        page.wait_for_function(f"document.getElementById('moves').textContent === '{g.moves}' "
+                               "|| document.body.dataset.state === 'won'")
+    page.wait_for_function("document.body.dataset.state === 'won'", timeout=60_000)
+    assert counter(page, "moves") == str(len(line))
+    assert not errors
