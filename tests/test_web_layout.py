@@ -213,6 +213,28 @@ def test_keyboard_cursor_steps_by_where_piles_stand():
     assert layout.step(g, p, name, down, "ArrowUp")[0] in layout.TOP_ROW
 
 
+def test_keyboard_cursor_in_the_side_layout_goes_where_piles_stand():
+    """A phone on its side: the stock and waste at the left, the foundations 2 × 2
+    at the right (mirrored for the left hand) — the arrows reach them from the
+    columns beside them, and move within the 2 × 2 block."""
+    pos = Position.deal(1)
+    g = layout.geometry(640, 279)
+    step = lambda p, i, k: layout.step(g, pos, p, i, k)  # noqa: E731
+    assert step("t1", 0, "ArrowLeft") == ("stock", None)
+    assert step("stock", None, "ArrowDown") == ("waste", None)
+    assert step("waste", None, "ArrowUp") == ("stock", None)
+    assert step("stock", None, "ArrowRight") == ("t1", None)
+    assert step("t7", 6, "ArrowRight") == ("f1", None)
+    assert step("f1", None, "ArrowRight") == ("f2", None)
+    assert step("f2", None, "ArrowDown") == ("f4", None)
+    assert step("f3", None, "ArrowLeft") == ("t7", None)
+    assert step("t4", 3, "ArrowUp") == ("t4", 3)  # nothing above the columns
+    assert step("stock", None, "ArrowLeft") == ("stock", None)
+    lh = layout.geometry(640, 279, left_handed=True)
+    assert layout.step(lh, pos, "t1", 0, "ArrowLeft") == ("f2", None)
+    assert layout.step(lh, pos, "t7", 6, "ArrowRight") == ("stock", None)
+
+
 def solver_prefix(game, n=40):
     """Play the first ``n`` moves of the deal's winning line (long runs appear)."""
     from kosynka.solver import verified_deal

@@ -25,8 +25,8 @@ Decisions (user-visible):
   The columns then start at the top and have the whole height, and the side
   margins hold those piles: on a 640×360 phone cards are 54×76 px (49×69 with
   the top row above) and an 18-card column still shows every rank at
-  ``MIN_FU``. The keyboard cursor (``step``) moves by the piles' places in the
-  usual layout on every shape, so the keys do the same thing everywhere.
+  ``MIN_FU``. The keyboard cursor (``step``) goes there to the nearest pile in
+  the arrow's direction, as the piles stand.
 """
 
 from __future__ import annotations
@@ -265,6 +265,8 @@ def step(geom: Geometry, pos, pile: str, index: int | None, key: str) -> tuple[s
     left and right to the nearest pile of the same row; up and down between a
     column's face-up cards, and between the rows by slot (a column's top card when
     entering it). The index may need clamping to a face-up card (the view does)."""
+    if geom.side and not (pile[0] == "t" and key in ("ArrowUp", "ArrowDown")):
+        return _nearest(geom, pile, key), None
     row = TOP_ROW if pile in TOP_ROW else tuple(f"t{i}" for i in range(1, 8))
     here = geom.slot(pile)
     if key in ("ArrowLeft", "ArrowRight"):
@@ -281,8 +283,30 @@ def step(geom: Geometry, pos, pile: str, index: int | None, key: str) -> tuple[s
             return pile, (min(index + 1, len(cards) - 1) if index is not None else None)
         if index is not None and index - 1 >= down:
             return pile, index - 1
+        if geom.side:  # nothing above the columns: the cursor stays
+            return pile, index
         # up from the column's first face-up card: the top row, nearest slot (the waste on a tie)
         return min(TOP_ROW, key=lambda p: (abs(geom.slot(p) - here), p != "waste")), None
     if key == "ArrowDown":
         return f"t{here + 1}", None
     return pile, index
+
+
+def _nearest(geom: Geometry, pile: str, key: str) -> str:
+    """The side layout's cursor: the nearest pile in the arrow's direction, by the
+    centres of the piles' top cards (off the arrow's line counts double); ``pile``
+    itself when there is none."""
+    def centre(name):
+        x, y, w, _ = geom.pile_box(name)
+        return x + w / 2, y + geom.ch / 2
+    cx, cy = centre(pile)
+    dx, dy = {"ArrowLeft": (-1, 0), "ArrowRight": (1, 0), "ArrowUp": (0, -1), "ArrowDown": (0, 1)}[key]
+    best, score = pile, math.inf
+    for name in PILES:
+        px, py = centre(name)
+        along = (px - cx) * dx + (py - cy) * dy
+        if name != pile and along > 1:
+            s = along + 2 * abs((px - cx) * dy + (py - cy) * dx)
+            if s < score:
+                best, score = name, s
+    return best
