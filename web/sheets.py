@@ -159,9 +159,11 @@ def settings_html(lang: str, settings: Settings, table_rules: Rules, url: str, r
 
 
 def help_html(lang: str) -> str:
-    """The keys (issue 13): a table of key → what it does, and Close."""
+    """The keys (issue 13): a table of key → what it does, and Close. Each key is
+    its own ``<kbd>`` (``Enter, Space``: two), so a narrow phone wraps between them."""
     rows = "".join(
-        f"<tr><th scope='row'><kbd>{escape(k)}</kbd></th><td>{escape(v)}</td></tr>"
+        f"<tr><th scope='row'>{', '.join(f'<kbd>{escape(x)}</kbd>' for x in k.split(', '))}</th>"
+        f"<td>{escape(v)}</td></tr>"
         for k, v in (line.split("|", 1) for line in t(lang, "keys").split("\n")))
     return (f"<h2>{escape(t(lang, 'keys_title'))}</h2><table class='keys'>{rows}</table>"
             + _buttons(lang, "close"))
