@@ -132,3 +132,20 @@ def test_the_status_bar_does_not_jump_as_figures_grow(new_context, base_url, wai
             return [...document.querySelectorAll('#bar .stat > span')].map(e => Math.round(e.getBoundingClientRect().left));
         }""", [moves, score, clock]))
     assert where[0] == where[1] == where[2]
+
+
+def test_a_message_from_before_does_not_cover_a_sheet(new_context, base_url, wait_ready):
+    """Hints on (a message for 1.5 s), then Finish at once: the question is not
+    covered by the old message; Copy in Settings still says "Copied"."""
+    page = _page(new_context, "en", (640, 360))
+    page.goto(base_url + "#deal=7&draw=1")
+    wait_ready(page)
+    page.click("[data-action=hint]")
+    assert page.evaluate("document.getElementById('toast').classList.contains('show')")
+    page.click("[data-action=finish]")
+    page.wait_for_selector("#sheet [data-action=confirm]")
+    assert not page.evaluate("document.getElementById('toast').classList.contains('show')")
+    page.keyboard.press("Escape")
+    page.click("[data-action=settings]")
+    page.click("#sheet [data-action=copy]")
+    page.wait_for_function("document.getElementById('toast').classList.contains('show')")
