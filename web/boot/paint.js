@@ -18,6 +18,8 @@
   var html = document.documentElement;
   var timing = (window.kosynkaBootTiming = window.kosynkaBootTiming || {});
   var PAINT = "kosynka.paint", GAME = "kosynka.game";
+  // the saved paint's layout version: one of another layout (v1: no side layout) is not used
+  var PAINT_V = 2;
   var PILES = ["stock", "waste", "f1", "f2", "f3", "f4", "t1", "t2", "t3", "t4", "t5", "t6", "t7"];
   var STATS = ["deal-no", "time", "moves", "score"];
   var TRANSIENT = ["picked", "dragging", "fly", "flip", "shake"];
@@ -312,7 +314,7 @@
   }
 
   function paintSaved(table, cache, env) {
-    if (!cache || cache.v !== 1 || !cache.piles) return false;
+    if (!cache || cache.v !== PAINT_V || !cache.piles) return false;
     if (cache.w !== table.clientWidth || cache.h !== table.clientHeight) return false;
     if (!env || cache.pos !== positionKey(env)) return false;
     var el = piles(table);
@@ -402,7 +404,7 @@
     var env = read(GAME);
     if (!table || !env) return;
     var el = piles(table), out = {
-      v: 1, w: table.clientWidth, h: table.clientHeight, pos: positionKey(env),
+      v: PAINT_V, w: table.clientWidth, h: table.clientHeight, pos: positionKey(env),
       cw: table.style.getPropertyValue("--cw"), ch: table.style.getPropertyValue("--ch"),
       piles: {}, stats: {}, labels: {}, lang: html.lang,
     };
