@@ -75,8 +75,6 @@ def test_a_paint_saved_by_another_layout_version_is_not_used(browser, server):
     show the old layout for a moment and then jump: such a paint is not used,
     the saved game is laid out afresh (``html[data-paint] = game``); the same
     paint of this version is (``saved``)."""
-    import json
-
     from gamekit import saved_game_script
 
     ctx = browser.new_context(viewport={"width": 640, "height": 360})
