@@ -14,8 +14,7 @@ Decisions (user-visible):
   and is counted apart in the statistics (``web.store``). If the solver proves
   there is no path, or gives up within its budget, a sheet says so and what the
   player can do next (undo back to a point, or a new deal); it stays until
-  dismissed. On a deal already proven lost (its mark), Finish shows that verdict
-  at once: no question, no wait, nothing handed over. Pressing Finish again while it thinks stops it (in the worker too);
+  dismissed. Pressing Finish again while it thinks stops it (in the worker too);
   so does Undo, New deal, Restart or Menu, which then go on.
 - The deal's mark next to its number (``body[data-verified]``, V1): every deal
   Kosynka hands out (New deal, Deal of the day, the first deal) is verified when
@@ -323,8 +322,6 @@ class Solo:
         app.input.deselect()
         if g.auto_finish_available:
             asyncio.ensure_future(self.run_line(g.finish_moves(), assisted=False))
-        elif self.mark == "lost":  # proven already: say so at once, nothing to hand over
-            app.dialogs.open("verdict", sheets.verdict_html(app.lang, "lost"))
         elif g.assisted:  # the solver has had this game already: nothing more to lose
             asyncio.ensure_future(self.think())
         else:

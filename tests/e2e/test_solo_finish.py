@@ -52,10 +52,7 @@ def test_no_path_verdict_stays_until_dismissed_and_says_what_next(new_context, b
     page = make_page(new_context)
     open_deal(page, base_url, wait_ready, LOST)
     page.click("[data-action=finish]")
-    # asked first — unless the background check proved the loss already (then at once)
-    page.wait_for_selector("#sheet [data-action=confirm], #verdict")
-    if page.locator("#sheet [data-action=confirm]").count():
-        page.click("#sheet [data-action=confirm]")
+    page.click("#sheet [data-action=confirm]")
     page.wait_for_selector("#verdict[data-result=lost]", timeout=90_000)
     text = page.text_content("#verdict")
     assert "No path to victory" in text and "Undo" in text and "new deal" in text
@@ -66,22 +63,6 @@ def test_no_path_verdict_stays_until_dismissed_and_says_what_next(new_context, b
     assert page.evaluate("document.body.dataset.deal") == str(LOST)
     # proven lost from the deal itself: the table's mark says so
     assert page.evaluate("document.body.dataset.verified") == "lost"
-    assert not page.errors
-
-
-def test_finish_on_a_deal_proven_lost_says_so_at_once(new_context, base_url, wait_ready):
-    """The deal's mark already says "no path to victory": Finish neither asks to
-    hand the game over nor makes the player wait for the solver — the verdict
-    comes at once, and the game stays the player's (not assisted)."""
-    page = make_page(new_context)
-    open_deal(page, base_url, wait_ready, LOST)
-    page.wait_for_function("document.body.dataset.verified === 'lost'", timeout=90_000)
-    page.click("[data-action=finish]")
-    assert page.locator("#sheet [data-action=confirm]").count() == 0
-    assert page.get_attribute("#verdict", "data-result") == "lost"
-    assert page.evaluate("document.body.dataset.mode") == "ready"
-    page.click("#sheet [data-action=close]")
-    assert page.evaluate("JSON.parse(JSON.parse(localStorage.getItem('kosynka.game')).game).assisted") is False
     assert not page.errors
 
 
