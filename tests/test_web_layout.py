@@ -129,6 +129,42 @@ def test_landscape_phone_cards_use_the_height():
     assert g.ch >= 65 and g.x[-1] + g.cw <= 640
 
 
+@pytest.mark.parametrize("left", [False, True], ids=["right-handed", "left-handed"])
+def test_landscape_puts_the_top_row_beside_the_columns(left):
+    """A phone on its side (640×360, table 640×279): the stock and the waste at one
+    side, the foundations 2 × 2 at the other, so cards are larger than with the
+    top row above (49×69 px) and an 18-card column keeps every rank readable
+    (face-up offset ≥ MIN_FU) above the panel."""
+    g = layout.geometry(640, 279, left_handed=left)
+    assert g.side and g.cw >= 54 and g.col_top == g.top
+    boxes = {n: g.pile_box(n) for n in layout.PILES}
+    # nothing overlaps, everything inside the table
+    for a in layout.PILES:
+        ax, ay, aw, ah = boxes[a]
+        assert 0 <= ax and ax + aw <= 640 and 0 <= ay and ay + ah <= 279, a
+        for b in layout.PILES:
+            bx, by, bw, bh = boxes[b]
+            if a < b:
+                assert ax + aw <= bx or bx + bw <= ax or ay + ah <= by or by + bh <= ay, (a, b)
+    sides = (boxes["stock"][0] > boxes["t7"][0], boxes["f1"][0] < boxes["t1"][0])
+    assert sides == ((True, True) if left else (False, False))
+    assert boxes["waste"][0] == boxes["stock"][0] and boxes["waste"][1] > boxes["stock"][1]
+    assert [boxes[f][:2] for f in ("f1", "f2", "f3", "f4")] == [
+        (g.sx[1], g.top), (g.sx[2], g.top), (g.sx[1], g.top + g.ch + g.gap), (g.sx[2], g.top + g.ch + g.gap)]
+    pos = _long_column_position()
+    fd, fu = layout.table_offsets(pos, g)
+    assert fu >= layout.MIN_FU
+    placed = layout.places(pos, g, lambda r, s: r * 4 + s)
+    assert max(g.col_top + p.y + g.ch for p in placed.values() if p.pile[0] == "t") <= 279
+    # draw 3: the fan opens downwards, the playable card lowest and hit there
+    p3 = Position.deal(1, Rules(3))
+    p3.play("D")
+    placed = layout.places(p3, g, lambda r, s: r * 4 + s)
+    assert [(placed[c].x, placed[c].y) for c in p3.waste] == [(0, 0), (0, g.fan), (0, 2 * g.fan)]
+    wx, wy, _, _ = boxes["waste"]
+    assert layout.hit(g, placed, wx + 2, wy + 2 * g.fan + 5) == ("waste", 2)
+
+
 def test_left_handed_mirrors_the_top_row():
     g = layout.geometry(360, 531, left_handed=True)
     r = layout.geometry(360, 531)
@@ -175,6 +211,28 @@ def test_keyboard_cursor_steps_by_where_piles_stand():
     assert layout.step(g, p, name, top - 1, "ArrowDown") == (name, top)
     assert layout.step(g, p, name, top, "ArrowDown") == (name, top)
     assert layout.step(g, p, name, down, "ArrowUp")[0] in layout.TOP_ROW
+
+
+def test_keyboard_cursor_in_the_side_layout_goes_where_piles_stand():
+    """A phone on its side: the stock and waste at the left, the foundations 2 × 2
+    at the right (mirrored for the left hand) — the arrows reach them from the
+    columns beside them, and move within the 2 × 2 block."""
+    pos = Position.deal(1)
+    g = layout.geometry(640, 279)
+    step = lambda p, i, k: layout.step(g, pos, p, i, k)  # noqa: E731
+    assert step("t1", 0, "ArrowLeft") == ("stock", None)
+    assert step("stock", None, "ArrowDown") == ("waste", None)
+    assert step("waste", None, "ArrowUp") == ("stock", None)
+    assert step("stock", None, "ArrowRight") == ("t1", None)
+    assert step("t7", 6, "ArrowRight") == ("f1", None)
+    assert step("f1", None, "ArrowRight") == ("f2", None)
+    assert step("f2", None, "ArrowDown") == ("f4", None)
+    assert step("f3", None, "ArrowLeft") == ("t7", None)
+    assert step("t4", 3, "ArrowUp") == ("t4", 3)  # nothing above the columns
+    assert step("stock", None, "ArrowLeft") == ("stock", None)
+    lh = layout.geometry(640, 279, left_handed=True)
+    assert layout.step(lh, pos, "t1", 0, "ArrowLeft") == ("f2", None)
+    assert layout.step(lh, pos, "t7", 6, "ArrowRight") == ("stock", None)
 
 
 def solver_prefix(game, n=40):

@@ -110,5 +110,7 @@ def test_issue13_theme_hand_and_the_keys_sheet():
     assert "data-action='help'" in html
     for lang in ("uk", "ru", "en"):
         keys = sheets.help_html(lang)
-        assert keys.count("<kbd>") == 11 and "data-action='close'" in keys and "<h2>" in keys
-    assert "Enter, Space" in sheets.help_html("en") and "Enter, Пробіл" in sheets.help_html("uk")
+        assert keys.count("<tr>") == 11 and "data-action='close'" in keys and "<h2>" in keys
+    assert "<kbd>Enter</kbd>, <kbd>Space</kbd>" in sheets.help_html("en")
+    assert "<kbd>Enter</kbd>, <kbd>Пробіл</kbd>" in sheets.help_html("uk")
+    assert sheets.help_html("en").count("<kbd>") == 14  # 11 rows; Enter, Space: two; U, Backspace, Ctrl+Z: three

@@ -298,7 +298,6 @@ class App:
 
     def show_settings(self, dealt_now: bool = False) -> None:
         self.input.deselect()
-        self.hide_toast()  # a message from before would cover the sheet's buttons
         self.dialogs.open("settings", sheets.settings_html(
             self.lang, self.settings, self.solo.game.rules, str(window.location.href),
             self.solo.records_html(), dealt_now=dealt_now))

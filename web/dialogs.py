@@ -13,6 +13,8 @@ Decisions (user-visible):
   moves into it (the first button of a confirmation — "no" —, else the sheet
   itself, so a screen reader starts at the heading) and back where it was when it
   closes (the table's cursor pile if that element is gone).
+- A message shown before the sheet opens (e.g. "Hints on") goes: it would cover
+  the sheet's words; messages the sheet's own buttons bring ("Copied") show.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ class Dialogs:
         self._armed = False
         if self.kind is None:
             self._back = document.activeElement
+            document.getElementById("toast").classList.remove("show")  # an old message over the sheet
         # the same sheet drawn again (a setting changed): the focus stays on its control
         same = None
         active = document.activeElement

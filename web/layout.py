@@ -18,9 +18,15 @@ Decisions (user-visible):
   the most room (fans tighten as columns grow): at ``MIN_FU``/``MIN_FD`` pixels per
   card if that fits, tighter still if it must — no card ever runs under the panel
   (issue 13; a 640×360 phone on its side holds an 18-card column).
-- A short, wide table (a phone on its side) takes a bigger share of its height per
-  card (``height_share_wide`` once width ≥ 1.6 × height): cards use the height
-  available and the columns close up instead.
+- A short, wide table (a phone on its side, a short desktop window: width ≥
+  ``wide_ratio`` × height) puts the top row *beside* the columns: the stock with
+  the waste under it at the left, the foundations in a 2 × 2 block at the right
+  (♠ ♥ over ♦ ♣; mirrored for the left hand), the draw-3 fan opening downwards.
+  The columns then start at the top and have the whole height, and the side
+  margins hold those piles: on a 640×360 phone cards are 54×76 px (49×69 with
+  the top row above) and an 18-card column still shows every rank at
+  ``MIN_FU``. The keyboard cursor (``step``) goes there to the nearest pile in
+  the arrow's direction, as the piles stand.
 """
 
 from __future__ import annotations
@@ -40,7 +46,7 @@ NUMBERS = {
     "card_ratio": 1.4,         # card height / width
     "card_min": 24, "card_max": 110,  # card width px
     "height_share": 0.2,       # a card is at most this share of the height tall …
-    "height_share_wide": 0.25, "wide_ratio": 1.6,  # … this share on a table ≥ 1.6 × as wide as tall
+    "height_share_side": 0.29, "wide_ratio": 1.6,  # … this share on a table ≥ 1.6 × as wide as tall (side layout)
     "top_min": 7,              # px above the top row, at least (room for a lifted card)
     "col_gap_min": 8,          # px between the top row and the columns, at least
     "fd_share": 0.11, "fd_min": 4,   # face-down card offset in a column: share of card height, min px
@@ -71,14 +77,17 @@ class Geometry:
     gap: int
     fd: int  # offset of a face-down card in a column
     fu: int  # offset of a face-up card in a column
-    fan: int  # horizontal offset of fanned waste cards
+    fan: int  # offset of fanned waste cards: horizontal (downwards in the side layout)
     top: int  # y of the top row
     col_top: int  # y of the columns
-    x: list[int] = field(default_factory=list)  # x of each of the 7 slots
+    x: list[int] = field(default_factory=list)  # x of each of the 7 columns
     left_handed: bool = False  # the top row mirrored (stock at the right)
+    side: bool = False  # the top row's piles beside the columns (a wide, short table)
+    sx: list[int] = field(default_factory=list)  # side layout: x of the stock, of the foundations' 2 columns
 
     def slot(self, pile: str) -> int:
-        """The slot (0–6, left to right) a pile stands in; the waste: its top card's."""
+        """The slot (0–6, left to right) a pile stands in in the usual layout (the top
+        row above the columns); the waste: its top card's."""
         if pile[0] == "t":
             return int(pile[1]) - 1
         if pile[0] == "f":  # ♠ ♥ ♦ ♣ left to right on either hand
@@ -88,6 +97,13 @@ class Geometry:
 
     def pile_box(self, pile: str) -> tuple[int, int, int, int]:
         """(left, top, width, height) of a pile's element inside the table."""
+        if self.side and pile[0] != "t":
+            if pile == "stock":
+                return self.sx[0], self.top, self.cw, self.ch
+            if pile == "waste":  # under the stock, its fan opening downwards
+                return self.sx[0], self.top + self.ch + self.gap, self.cw, self.ch + 2 * self.fan
+            k = int(pile[1]) - 1  # ♠ ♥ over ♦ ♣
+            return self.sx[1 + k % 2], self.top + (k // 2) * (self.ch + self.gap), self.cw, self.ch
         if pile == "waste":
             x = self.x[self.slot(pile)] - (2 * self.fan if self.left_handed else 0)
             return x, self.top, self.cw + 2 * self.fan, self.ch
@@ -102,18 +118,34 @@ def geometry(width: float, height: float, left_handed: bool = False) -> Geometry
     width = max(width, N["min_side"])
     height = max(height, N["min_side"])
     gap = max(N["gap_min"], min(N["gap_max"], math.floor(width * N["gap_share"])))
-    cw = math.floor((width - 8 * gap) / 7)
+    side = width >= N["wide_ratio"] * height
+    if side:  # 10 slots (stock, 7 columns, 2 of foundations), 2 gaps between the groups
+        cw = math.floor((width - 13 * gap) / 10)
+        share = N["height_share_side"]
+    else:
+        cw = math.floor((width - 8 * gap) / 7)
+        share = N["height_share"]
     # a column of 6 face-down + 13 face-up cards should fit without closing up much
-    share = N["height_share_wide"] if width >= N["wide_ratio"] * height else N["height_share"]
     cw = max(N["card_min"], min(cw, math.floor(height * share / N["card_ratio"]), N["card_max"]))
     ch = _round(cw * N["card_ratio"])
+    top = max(gap, N["top_min"])
+    fd = max(MIN_FD, _round(ch * N["fd_share"]))
+    fu = max(MIN_FU, _round(ch * N["fu_share"]))
+    if side:
+        left = math.floor((width - (10 * cw + 11 * gap)) / 2)
+        step = cw + gap
+        if left_handed:  # foundations | columns | stock
+            found = [left, left + step]
+            xs = [left + 2 * step + gap + i * step for i in range(7)]
+            sx = [xs[6] + step + gap] + found
+        else:  # stock | columns | foundations
+            xs = [left + step + gap + i * step for i in range(7)]
+            sx = [left, xs[6] + step + gap, xs[6] + 2 * step + gap]
+        return Geometry(width, height, cw, ch, gap, fd, fu, fu, top, top, xs, bool(left_handed), True, sx)
     total = 7 * cw + 6 * gap
     left = math.floor((width - total) / 2)
     xs = [left + i * (cw + gap) for i in range(7)]
-    top = max(gap, N["top_min"])
     col_top = top + ch + max(gap * 2, N["col_gap_min"])
-    fd = max(MIN_FD, _round(ch * N["fd_share"]))
-    fu = max(MIN_FU, _round(ch * N["fu_share"]))
     fan = _round(cw * N["fan_share"])
     return Geometry(width, height, cw, ch, gap, fd, fu, fan, top, col_top, xs, bool(left_handed))
 
@@ -169,7 +201,10 @@ def places(pos, geom: Geometry, card_of) -> dict[int, Place]:
     for i, c in enumerate(waste):
         k = i - (n - fan)  # 0..fan-1 for fanned cards
         x = k * geom.fan if fan > 1 and k > 0 else 0
-        out[c] = Place("waste", i, 2 * geom.fan - x if geom.left_handed else x, 0, True)
+        if geom.side:  # the fan opens downwards
+            out[c] = Place("waste", i, 0, x, True)
+        else:
+            out[c] = Place("waste", i, 2 * geom.fan - x if geom.left_handed else x, 0, True)
     for k, count in enumerate(pos.foundations):
         for r in range(count):
             out[card_of(r, k)] = Place(f"f{k + 1}", r, 0, 0, True)
@@ -230,6 +265,8 @@ def step(geom: Geometry, pos, pile: str, index: int | None, key: str) -> tuple[s
     left and right to the nearest pile of the same row; up and down between a
     column's face-up cards, and between the rows by slot (a column's top card when
     entering it). The index may need clamping to a face-up card (the view does)."""
+    if geom.side and not (pile[0] == "t" and key in ("ArrowUp", "ArrowDown")):
+        return _nearest(geom, pile, key), None
     row = TOP_ROW if pile in TOP_ROW else tuple(f"t{i}" for i in range(1, 8))
     here = geom.slot(pile)
     if key in ("ArrowLeft", "ArrowRight"):
@@ -246,8 +283,30 @@ def step(geom: Geometry, pos, pile: str, index: int | None, key: str) -> tuple[s
             return pile, (min(index + 1, len(cards) - 1) if index is not None else None)
         if index is not None and index - 1 >= down:
             return pile, index - 1
+        if geom.side:  # nothing above the columns: the cursor stays
+            return pile, index
         # up from the column's first face-up card: the top row, nearest slot (the waste on a tie)
         return min(TOP_ROW, key=lambda p: (abs(geom.slot(p) - here), p != "waste")), None
     if key == "ArrowDown":
         return f"t{here + 1}", None
     return pile, index
+
+
+def _nearest(geom: Geometry, pile: str, key: str) -> str:
+    """The side layout's cursor: the nearest pile in the arrow's direction, by the
+    centres of the piles' top cards (off the arrow's line counts double); ``pile``
+    itself when there is none."""
+    def centre(name):
+        x, y, w, _ = geom.pile_box(name)
+        return x + w / 2, y + geom.ch / 2
+    cx, cy = centre(pile)
+    dx, dy = {"ArrowLeft": (-1, 0), "ArrowRight": (1, 0), "ArrowUp": (0, -1), "ArrowDown": (0, 1)}[key]
+    best, score = pile, math.inf
+    for name in PILES:
+        px, py = centre(name)
+        along = (px - cx) * dx + (py - cy) * dy
+        if name != pile and along > 1:
+            s = along + 2 * abs((px - cx) * dy + (py - cy) * dx)
+            if s < score:
+                best, score = name, s
+    return best

@@ -148,9 +148,9 @@ def settings_html(lang: str, settings: Settings, table_rules: Rules, url: str, r
             f"<div class='row'><span>{escape(t(L, 'language'))}</span>{langs}</div>"
             f"<div class='row'><span>{escape(t(L, 'theme'))}</span>{theme}</div>"
             f"<div class='row'><span>{escape(t(L, 'hand_label'))}</span>{hand}</div>"
-            f"<div class='row'><button type='button' data-action='help'>{escape(t(L, 'help'))}</button></div>"
-            f"<div class='row'><button type='button' data-action='daily'>{escape(t(L, 'daily'))}</button>"
-            f"<button type='button' data-action='race'>{escape(t(L, 'race'))}</button></div>"
+            f"<div class='row actions'><button type='button' data-action='daily'>{escape(t(L, 'daily'))}</button>"
+            f"<button type='button' data-action='race'>{escape(t(L, 'race'))}</button>"
+            f"<button type='button' data-action='help'>{escape(t(L, 'help'))}</button></div>"
             f"<p id='share-label'>{escape(t(L, 'share'))}</p><div class='row share'><input type='text' id='share-url' "
             f"aria-labelledby='share-label' readonly "
             f"value='{escape(url)}'><button type='button' data-action='copy'>{escape(t(L, 'copy'))}</button></div>"
@@ -159,9 +159,11 @@ def settings_html(lang: str, settings: Settings, table_rules: Rules, url: str, r
 
 
 def help_html(lang: str) -> str:
-    """The keys (issue 13): a table of key → what it does, and Close."""
+    """The keys (issue 13): a table of key → what it does, and Close. Each key is
+    its own ``<kbd>`` (``Enter, Space``: two), so a narrow phone wraps between them."""
     rows = "".join(
-        f"<tr><th scope='row'><kbd>{escape(k)}</kbd></th><td>{escape(v)}</td></tr>"
+        f"<tr><th scope='row'>{', '.join(f'<kbd>{escape(x)}</kbd>' for x in k.split(', '))}</th>"
+        f"<td>{escape(v)}</td></tr>"
         for k, v in (line.split("|", 1) for line in t(lang, "keys").split("\n")))
     return (f"<h2>{escape(t(lang, 'keys_title'))}</h2><table class='keys'>{rows}</table>"
             + _buttons(lang, "close"))

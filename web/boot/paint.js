@@ -18,6 +18,8 @@
   var html = document.documentElement;
   var timing = (window.kosynkaBootTiming = window.kosynkaBootTiming || {});
   var PAINT = "kosynka.paint", GAME = "kosynka.game";
+  // the saved paint's layout version: one of another layout (v1: no side layout) is not used
+  var PAINT_V = 2;
   var PILES = ["stock", "waste", "f1", "f2", "f3", "f4", "t1", "t2", "t3", "t4", "t5", "t6", "t7"];
   var STATS = ["deal-no", "time", "moves", "score"];
   var TRANSIENT = ["picked", "dragging", "fly", "flip", "shake"];
@@ -155,24 +157,33 @@
   // (tests/test_web_layout.py checks it, and compares both layouts at three sizes
   // through window.kosynkaPaintLayout).
   // LAYOUT: generated from web/layout.py NUMBERS, do not edit
-  var N = {"card_max": 110, "card_min": 24, "card_ratio": 1.4, "col_gap_min": 8, "fan_share": 0.48, "fd_min": 4, "fd_share": 0.11, "fu_min": 13, "fu_share": 0.27, "gap_max": 14, "gap_min": 3, "gap_share": 0.012, "height_share": 0.2, "height_share_wide": 0.25, "min_side": 200, "room_margin": 4, "top_min": 7, "wide_ratio": 1.6};
+  var N = {"card_max": 110, "card_min": 24, "card_ratio": 1.4, "col_gap_min": 8, "fan_share": 0.48, "fd_min": 4, "fd_share": 0.11, "fu_min": 13, "fu_share": 0.27, "gap_max": 14, "gap_min": 3, "gap_share": 0.012, "height_share": 0.2, "height_share_side": 0.29, "min_side": 200, "room_margin": 4, "top_min": 7, "wide_ratio": 1.6};
   // END LAYOUT
   function geometry(width, height, leftHanded) {
     width = Math.max(width, N.min_side);
     height = Math.max(height, N.min_side);
     var gap = Math.max(N.gap_min, Math.min(N.gap_max, Math.floor(width * N.gap_share)));
-    var cw = Math.floor((width - 8 * gap) / 7);
-    var share = width >= N.wide_ratio * height ? N.height_share_wide : N.height_share;
+    var side = width >= N.wide_ratio * height;
+    var cw = side ? Math.floor((width - 13 * gap) / 10) : Math.floor((width - 8 * gap) / 7);
+    var share = side ? N.height_share_side : N.height_share;
     cw = Math.max(N.card_min, Math.min(cw, Math.floor((height * share) / N.card_ratio), N.card_max));
     var ch = Math.round(cw * N.card_ratio);
-    var left = Math.floor((width - (7 * cw + 6 * gap)) / 2);
-    var xs = [];
-    for (var i = 0; i < 7; i++) xs.push(left + i * (cw + gap));
-    var top = Math.max(gap, N.top_min), colTop = top + ch + Math.max(gap * 2, N.col_gap_min);
+    var top = Math.max(gap, N.top_min);
+    var fd = Math.max(N.fd_min, Math.round(ch * N.fd_share)), fu = Math.max(N.fu_min, Math.round(ch * N.fu_share));
+    var xs = [], sx = [], i, left, step = cw + gap;
+    if (side) {
+      left = Math.floor((width - (10 * cw + 11 * gap)) / 2);
+      var first = leftHanded ? left + 2 * step + gap : left + step + gap;
+      for (i = 0; i < 7; i++) xs.push(first + i * step);
+      sx = leftHanded ? [xs[6] + step + gap, left, left + step] : [left, xs[6] + step + gap, xs[6] + 2 * step + gap];
+    } else {
+      left = Math.floor((width - (7 * cw + 6 * gap)) / 2);
+      for (i = 0; i < 7; i++) xs.push(left + i * step);
+    }
     return {
-      width: width, height: height, cw: cw, ch: ch, gap: gap, xs: xs, top: top, colTop: colTop,
-      fd: Math.max(N.fd_min, Math.round(ch * N.fd_share)), fu: Math.max(N.fu_min, Math.round(ch * N.fu_share)),
-      fan: Math.round(cw * N.fan_share), leftHanded: !!leftHanded,
+      width: width, height: height, cw: cw, ch: ch, gap: gap, xs: xs, sx: sx, side: side, top: top,
+      colTop: side ? top : top + ch + Math.max(gap * 2, N.col_gap_min), fd: fd, fu: fu,
+      fan: side ? fu : Math.round(cw * N.fan_share), leftHanded: !!leftHanded,
     };
   }
   function slot(g, name) {
@@ -182,6 +193,12 @@
     return g.leftHanded ? 6 - k : k;
   }
   function pileBox(g, name) {
+    if (g.side && name[0] !== "t") {
+      if (name === "stock") return [g.sx[0], g.top, g.cw, g.ch];
+      if (name === "waste") return [g.sx[0], g.top + g.ch + g.gap, g.cw, g.ch + 2 * g.fan];
+      var k = +name[1] - 1;
+      return [g.sx[1 + (k % 2)], g.top + Math.floor(k / 2) * (g.ch + g.gap), g.cw, g.ch];
+    }
     if (name === "waste") return [g.xs[slot(g, name)] - (g.leftHanded ? 2 * g.fan : 0), g.top, g.cw + 2 * g.fan, g.ch];
     if (name[0] !== "t") return [g.xs[slot(g, name)], g.top, g.cw, g.ch];
     return [g.xs[+name[1] - 1], g.colTop, g.cw, Math.max(g.ch, Math.floor(g.height) - g.colTop)];
@@ -219,7 +236,8 @@
     for (i = 0; i < n; i++) {
       k = i - (n - fan);
       var x = fan > 1 && k > 0 ? k * g.fan : 0;
-      out.waste.push([pos.waste[i], g.leftHanded ? 2 * g.fan - x : x, 0]);
+      if (g.side) out.waste.push([pos.waste[i], 0, x]);
+      else out.waste.push([pos.waste[i], g.leftHanded ? 2 * g.fan - x : x, 0]);
     }
     for (k = 0; k < 4; k++) {
       for (i = 0; i < pos.foundations[k]; i++) out["f" + (k + 1)].push([RANKS[i] + SUITS[k], 0, 0]);
@@ -296,7 +314,7 @@
   }
 
   function paintSaved(table, cache, env) {
-    if (!cache || cache.v !== 1 || !cache.piles) return false;
+    if (!cache || cache.v !== PAINT_V || !cache.piles) return false;
     if (cache.w !== table.clientWidth || cache.h !== table.clientHeight) return false;
     if (!env || cache.pos !== positionKey(env)) return false;
     var el = piles(table);
@@ -386,7 +404,7 @@
     var env = read(GAME);
     if (!table || !env) return;
     var el = piles(table), out = {
-      v: 1, w: table.clientWidth, h: table.clientHeight, pos: positionKey(env),
+      v: PAINT_V, w: table.clientWidth, h: table.clientHeight, pos: positionKey(env),
       cw: table.style.getPropertyValue("--cw"), ch: table.style.getPropertyValue("--ch"),
       piles: {}, stats: {}, labels: {}, lang: html.lang,
     };
