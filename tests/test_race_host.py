@@ -9,7 +9,7 @@ from kosynka.position import Rules
 from kosynka.race import protocol as P
 from kosynka.race.host import Host
 from kosynka.race.memory import Network
-from kosynka.race.player import Player
+from kosynka.race.player import JOIN_AGAIN_S, Player
 from kosynka.race.table import GRACE, HOST, RaceError
 from kosynka.solver import verified_deal
 
@@ -359,3 +359,59 @@ def test_n9_a_friend_who_never_comes_back_is_resigned_by_the_hosts_tick(race):
     row = next(r for r in p2.view["players"] if r["pid"] == p1.pid)
     assert (row["status"], row["out"]) == ("resigned", "dropped")
     assert p2.view["phase"] == "racing"
+
+
+def _losing_first(link):
+    """``link`` loses the first message that reaches it (seen in Chromium: the
+    first message on a fresh data channel never arrived, though both ends opened)."""
+    handler, lost = link.on_message, []
+
+    def receive(text):
+        if lost:
+            handler(text)
+        else:
+            lost.append(text)
+    link.on_message = receive
+    return lost
+
+
+@pytest.mark.parametrize("side", ["join lost", "answer lost"])
+def test_a_join_not_answered_is_sent_again_and_seats_the_friend_once(side):
+    t = Table(friends=0)
+    t.players.append(Player("Bohdan", t.net.clock))
+    h, p = t.net.pair("seat1")
+    t.host.attach(h)
+    t.players[0].connect(p)
+    t.links.append(p)
+    lost = _losing_first(h if side == "join lost" else p)
+    t.run()
+    friend = t.players[0]
+    assert len(lost) == 1 and friend.pid is None
+    assert len(t.host.table.members) == (2 if side == "answer lost" else 1)  # seated, not told
+    friend.tick()                                    # too soon: nothing is sent again
+    t.run()
+    assert friend.pid is None
+    t.net.run(until=t.net.now + JOIN_AGAIN_S)
+    friend.tick()
+    t.run()
+    assert friend.pid == 1 and friend.view["players"] == t.host.view()["players"]
+    assert len(t.host.table.members) == 2 and t.host.rejected == {}
+    friend.tick()                                    # answered: never again
+    t.run()
+    assert t.net.idle
+
+
+def test_a_join_refused_is_not_sent_again():
+    t = Table(friends=0)
+    t.players.append(Player("x" * 30, t.net.clock))
+    t.connect(0)
+    t.run()
+    t.net.run(until=t.net.now + 2 * JOIN_AGAIN_S)
+    sent = t.net.sent
+    t.players[0].tick()
+    assert t.net.sent == sent and t.host.rejected == {"name/bad": 1}
+
+
+def test_another_join_on_a_seated_link_is_still_refused(race):
+    (answer,) = race.raw(0, P.join(7, "P1"))      # not its join word for word
+    assert answer["code"] == "join/again"

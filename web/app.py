@@ -341,7 +341,9 @@ class App:
         self.show_settings(dealt_now)
 
     def sheet_closed(self, kind: str | None) -> None:
-        """Settings closed with a variant change that waits for the next deal: say so."""
+        """Settings closed with a variant change that waits for the next deal: say so.
+        During a race, the solo page goes back under the race at once."""
+        self.race.cover()
         if kind == "settings" and self.solo.rules_from_settings() != self.solo.game.rules \
                 and self.mode is not Mode.SEARCHING:
             self.toast(self.tr("variant_next"))

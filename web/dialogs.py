@@ -86,10 +86,15 @@ class Dialogs:
             if not nil(back):
                 back.focus()  # (the body, after a tap: the focus simply leaves the sheet)
 
-    @staticmethod
-    def _inert(on: bool) -> None:
-        for id_ in ("bar", "table", "panel"):
-            document.getElementById(id_).inert = on
+    BEHIND = ("bar", "table", "panel", "race", "race-screen")
+    """What a sheet covers: the solo page and, during a race, the race screens
+    (``web.race.page`` makes the solo page inert again when its sheet closes)."""
+
+    def _inert(self, on: bool) -> None:
+        for id_ in self.BEHIND:
+            el = document.getElementById(id_)
+            if not nil(el):
+                el.inert = on
 
     def ask(self, lang: str, question: str, on_yes, on_no=None) -> None:
         """A yes/no confirmation; ``on_no`` also runs if it is dismissed."""

@@ -12,8 +12,10 @@ nothing else changes and the table runs on for everyone:
    version mismatch is answered by ``refuse`` ("update Kosynka"): that peer
    is not seated (the link stays open — closing it would let anyone's garbage
    cut a friend's fresh link before their join arrives);
-2. the link has joined (``join/first``), and only once (``join/again``); a
-   comeback names its seat with the secret token it was given (``join/token``);
+2. the link has joined (``join/first``), and only once (``join/again``; the
+   same join word for word is answered again — welcome, sync, view — as its
+   player did not hear the answer, see :meth:`Player.tick`); a comeback names
+   its seat with the secret token it was given (``join/token``);
 3. the sender: ``pid`` is the seat of this link (``sender/wrong``);
 4. the sequence: ``id`` is the next after the last accepted (``seq/duplicate``
    if not above it, ``seq/gap`` if it skips; a ``sync`` may skip);
@@ -45,11 +47,12 @@ __all__ = ["Host"]
 class _Conn:
     """A link and the member it belongs to once they joined."""
 
-    __slots__ = ("link", "pid")
+    __slots__ = ("link", "pid", "joined")
 
     def __init__(self, link: Link) -> None:
         self.link = link
         self.pid: int | None = None
+        self.joined: str | None = None    # the join that seated them, word for word
 
 
 def _ignore(*_args) -> None:
@@ -119,10 +122,16 @@ class Host:
             return
         kind, mid = msg["kind"], msg["id"]
         if kind == "join":
-            if conn.pid is not None:
-                self._reject(conn, mid, text, "join/again", "this link has joined already")
-            else:
+            if conn.pid is None:
                 self._join(conn, msg, text)
+            elif text == conn.joined:     # they did not hear the answer: it again
+                self._send(conn, protocol.welcome(self.state, conn.pid, self.tokens[conn.pid],
+                                                  self.acks[conn.pid]))
+                self._sync(conn, mid)
+                self._send(conn, protocol.view(self.state, self.acks[conn.pid],
+                                               self.table.view(conn.pid)))
+            else:
+                self._reject(conn, mid, text, "join/again", "this link has joined already")
             return
         if conn.pid is None:
             self._reject(conn, mid, text, "join/first", "join the table first")
@@ -183,7 +192,7 @@ class Host:
                 return
             self.tokens[pid] = "%016x" % self._tokens.getrandbits(64)
             self.acks[pid] = msg["id"]
-        conn.pid = pid
+        conn.pid, conn.joined = pid, text
         self.conns[pid] = conn
         self._send(conn, protocol.welcome(self.state, pid, self.tokens[pid], self.acks[pid]))
         self._sync(conn, msg["id"])

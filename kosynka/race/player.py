@@ -20,7 +20,12 @@ host's answers:
   the local game → ``sync`` (a safety net; it does not happen between honest
   peers);
 - a dropped link: give the player a new one with :meth:`Player.connect`; it
-  joins again with its pid and token (N9).
+  joins again with its pid and token (N9);
+- a join not answered within :data:`JOIN_AGAIN_S` is sent again, word for
+  word, at each :meth:`Player.tick` (the host answers a repeated join of its
+  link again): the first message on a fresh WebRTC data channel was seen lost
+  in Chromium under load, though the channel is reliable — both ends open,
+  nothing received, both tables waiting for ever.
 """
 
 from __future__ import annotations
@@ -34,7 +39,9 @@ import kosynka.race.protocol as protocol
 from .table import RACING, RaceError, progress
 from .transport import OPEN, Link
 
-__all__ = ["Player"]
+__all__ = ["Player", "JOIN_AGAIN_S"]
+
+JOIN_AGAIN_S = 2.0
 
 
 def _ignore(*_args) -> None:
@@ -61,6 +68,7 @@ class Player:
         self._pending: list[dict] = []      # not yet acknowledged: {id, text, digest, move, race, via}
         self._state = -1                    # the newest view's state number
         self._awaiting = None               # id of the join/sync whose answer we wait for
+        self._join_at: float | None = None  # when our unanswered join was sent
         self._reissue: list[dict] = []      # actions to make again once the sync is in
 
     # ----------------------------------------------------------- link
@@ -83,7 +91,18 @@ class Player:
 
     def _join(self) -> None:
         self._awaiting = self._id
+        self._join_at = self.clock()
         self._raw(protocol.join(self._id, self.name, self.pid, self.token))
+
+    def tick(self) -> None:
+        """Send our join again if the host has not answered it (a seat and our
+        game) for :data:`JOIN_AGAIN_S`."""
+        if self._join_at is None:
+            return
+        if self.pid is not None and self._awaiting is None:
+            self._join_at = None                    # answered
+        elif self.connected and self.clock() - self._join_at >= JOIN_AGAIN_S:
+            self._join()
 
     def _raw(self, text: str) -> None:
         if self.connected:
@@ -109,6 +128,7 @@ class Player:
         after the sync, as new messages (those still legal)."""
         self._reissue = [p for p in reissue if p["build"] is not protocol.sync_request]
         self._pending = []
+        self._join_at = None              # seated: the answer to this sync is what we wait for
         self._send(protocol.sync_request)
         self._awaiting = self._id
 
@@ -173,6 +193,7 @@ class Player:
 
     def _on_refuse(self, msg: dict) -> None:
         self.error = msg["detail"]
+        self._join_at = None              # answered: not seated (asking again changes nothing)
 
     def _on_welcome(self, msg: dict) -> None:
         if msg["pid"] != self.pid:        # a seat of our own (new, or the old one expired)

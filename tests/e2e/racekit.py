@@ -67,10 +67,13 @@ def hand_over(host: Seat, reply: str) -> str:
 def join(host: Seat, seat: Seat, pid: int | None = None) -> None:
     """``seat`` takes an invite from ``host`` and is connected (as ``pid`` if given).
 
-    A link opens within ~30 ms of the hand-over here. Once in a CI run (of
-    hundreds of joins) one did not open within 30 s; so a link that does not
-    open is tried once more with a fresh invite — as a player would press Invite
-    and Join again — with a warning that carries both sides' link states."""
+    A link opens within ~30 ms of the hand-over here. Under load, Chromium lost
+    the first message on a fresh channel now and then (both ends open, nothing
+    received), so the friend's join was never answered; the player now sends an
+    unanswered join again (``Player.tick``). Should a join still not reach the
+    table within 30 s, it is tried once more with a fresh invite — as a player
+    would press Invite and Join again — with a warning that carries both sides'
+    link states."""
     for attempt in (1, 2):
         url = invite_link(host)
         p = seat.page

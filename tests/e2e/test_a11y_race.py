@@ -105,6 +105,14 @@ def test_race_screens_fit_and_pass_axe(new_context, base_url, shots, kind, size,
     host.page.wait_for_selector("#race-screen [data-action=accept-draw]")
     look(host, "table", "#race-screen")
     host.page.click("#race-screen [data-action=decline-draw]")
+    # a confirmation covers the race too, and closing it puts the solo page back under the race
+    inert = "ids => ids.map(id => document.getElementById(id).inert)"
+    behind = ["race-screen", "bar", "table", "panel"]
+    host.page.click("#race-screen [data-action=resign]")
+    host.page.wait_for_selector("#sheet [data-action=cancel]")
+    assert host.page.evaluate(inert, behind) == [True] * 4
+    host.page.click("#sheet [data-action=cancel]")
+    assert host.page.evaluate(inert, behind) == [False, True, True, True]
     for seat in (friend, *others):
         resign(seat)
     wait_race(host, "won")

@@ -430,8 +430,9 @@ class RacePage(LobbySheets):
     def tick(self) -> None:
         if self.host is not None:
             self.host.tick()
-        elif self.player is not None and self.lost_at is not None:
-            if self.clock() - self.lost_at > GRACE_S:
+        elif self.player is not None:
+            self.player.tick()
+            if self.lost_at is not None and self.clock() - self.lost_at > GRACE_S:
                 self.lost_at = None
                 if self._screen is not None:
                     self._screen.host_gone()
