@@ -92,7 +92,9 @@ def test_deadend_fires_only_on_lost_endgames():
     """``"deadend"`` (:func:`kosynka.solver._dead`) says lost at the root without
     a search: wherever it fires on these end games, the brute force finds no
     win, also where its stuck cards lie in more than one column (run over
-    3,000 of them while building it: FIRED fired, all lost)."""
+    1,700 of them while building it, brute force up to 300,000 states: of
+    those where it fired and the rule before it — one column only — did
+    not, the brute force decided 171, all lost, none won)."""
     fired = across = 0
     for seed in range(80):
         rng = random.Random(seed)
