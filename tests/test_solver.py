@@ -349,3 +349,14 @@ def test_deadend_across_columns_on_a_deal():
                         for col, d in zip(p.columns, p.down)))
     assert sorted(stuck) == sorted(parse_card(c) for c in ("2s", "7s", "7c"))
     assert check(p, "lost").states == 1
+
+
+def test_deadend_deals_of_the_benchmark():
+    # the deals of 0–499 it decides at once, as the README and the docstring say
+    # (the layout is the same under every rule set)
+    def layout(n):
+        p = Position.deal(n)
+        return tuple(bytes([c + 64 for c in col[:d]] + list(col[d:]))
+                     for col, d in zip(p.columns, p.down))
+    assert [n for n in range(500) if _dead(layout(n))] == [
+        17, 82, 156, 169, 290, 356, 408, 416, 426, 456, 469, 494]
