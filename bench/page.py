@@ -19,10 +19,9 @@ import argparse
 import json
 import statistics
 import sys
-import threading
 from pathlib import Path
 
-from startup import ARGS, CHROMIUM, PHONE, ROOT, ensure_vendor, make_server  # bench/startup.py
+from startup import PHONE, served_browser  # bench/startup.py
 
 LONGTASKS = """
 window.__longtasks = [];
@@ -65,19 +64,11 @@ def main(argv=None) -> int:
     ap.add_argument("--json", help="write the figures here")
     args = ap.parse_args(argv)
 
-    from playwright.sync_api import sync_playwright
-
-    ensure_vendor(ROOT)
-    server = make_server(ROOT, 0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
     runs = []
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+    with served_browser() as (browser, base):
         for i in range(args.runs):
-            runs.append(run_once(browser, f"http://127.0.0.1:{server.server_address[1]}/"))
+            runs.append(run_once(browser, base))
             print(f"run {i + 1}: {runs[-1]}")
-        browser.close()
-    server.shutdown()
     worst = {"longest_task_ms": max(r["longest_task_ms"] for r in runs),
              "new_deal_ms": statistics.median(r["new_deal_ms"] for r in runs if r["new_deal_ms"] is not None)}
     print(f"worst long task {worst['longest_task_ms']} ms (aim < 50); "

@@ -17,17 +17,9 @@ import argparse
 import json
 import platform
 import sys
-import threading
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from tools.serve import ensure_vendor, make_server  # noqa: E402
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--disable-gpu", "--no-first-run"]
+from startup import served_browser  # bench/startup.py
 
 RUN = """
 import json, time
@@ -53,51 +45,40 @@ def main(argv=None) -> int:
     ap.add_argument("--json", help="write the figures here")
     args = ap.parse_args(argv)
 
-    from playwright.sync_api import sync_playwright
-
-    ensure_vendor(ROOT)
     ns: dict = {}
     exec(RUN, ns)
-    server = make_server(ROOT, 0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}/bench/pyodide.html"
     figures = {}
-    try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-            page = browser.new_page()
-            page.goto(url)
-            page.wait_for_function("document.body.dataset.state === 'ready'", timeout=120_000)
-            pyver = page.evaluate("py.runPython('import sys; sys.version.split()[0]')")
-            page.evaluate("code => py.runPython(code)", RUN)
-            print(f"CPython {platform.python_version()} vs Pyodide (Python {pyver}) in Chromium; "
-                  f"{args.deals} deals from {args.start}, max_states={args.states}")
-            print(f"{'draw':>4} {'won':>4} {'lost':>5} {'unk':>4} {'states':>9}"
-                  f" {'CPython s':>10} {'Pyodide s':>10} {'ratio':>6}")
-            for draw in (1, 3):
-                cp = json.loads(ns["run"](args.start, args.deals, draw, args.states))
-                js = json.loads(page.evaluate(
-                    "a => py.globals.get('run')(a[0], a[1], a[2], a[3])",
-                    [args.start, args.deals, draw, args.states]))
-                same = [a[:3] == b[:3] for a, b in zip(cp["deals"], js["deals"])]
-                if not all(same):
-                    bad = [a[0] for a, ok in zip(cp["deals"], same) if not ok]
-                    print(f"  draw {draw}: results differ on deals {bad[:10]}")
-                results = [d[1] for d in cp["deals"]]
-                states = sum(d[2] for d in cp["deals"])
-                ratio = js["total"] / cp["total"]
-                print(f"{draw:>4} {results.count('won'):>4} {results.count('lost'):>5}"
-                      f" {results.count('unknown'):>4} {states:>9}"
-                      f" {cp['total']:>10.2f} {js['total']:>10.2f} {ratio:>6.2f}")
-                figures[f"draw{draw}"] = {
-                    "cpython_s": round(cp["total"], 3), "pyodide_s": round(js["total"], 3),
-                    "ratio": round(ratio, 3), "states": states, "same_results": all(same),
-                    "won": results.count("won"), "lost": results.count("lost"),
-                    "unknown": results.count("unknown"),
-                }
-            browser.close()
-    finally:
-        server.shutdown()
+    with served_browser() as (browser, base):
+        page = browser.new_page()
+        page.goto(base + "bench/pyodide.html")
+        page.wait_for_function("document.body.dataset.state === 'ready'", timeout=120_000)
+        pyver = page.evaluate("py.runPython('import sys; sys.version.split()[0]')")
+        page.evaluate("code => py.runPython(code)", RUN)
+        print(f"CPython {platform.python_version()} vs Pyodide (Python {pyver}) in Chromium; "
+              f"{args.deals} deals from {args.start}, max_states={args.states}")
+        print(f"{'draw':>4} {'won':>4} {'lost':>5} {'unk':>4} {'states':>9}"
+              f" {'CPython s':>10} {'Pyodide s':>10} {'ratio':>6}")
+        for draw in (1, 3):
+            cp = json.loads(ns["run"](args.start, args.deals, draw, args.states))
+            js = json.loads(page.evaluate(
+                "a => py.globals.get('run')(a[0], a[1], a[2], a[3])",
+                [args.start, args.deals, draw, args.states]))
+            same = [a[:3] == b[:3] for a, b in zip(cp["deals"], js["deals"])]
+            if not all(same):
+                bad = [a[0] for a, ok in zip(cp["deals"], same) if not ok]
+                print(f"  draw {draw}: results differ on deals {bad[:10]}")
+            results = [d[1] for d in cp["deals"]]
+            states = sum(d[2] for d in cp["deals"])
+            ratio = js["total"] / cp["total"]
+            print(f"{draw:>4} {results.count('won'):>4} {results.count('lost'):>5}"
+                  f" {results.count('unknown'):>4} {states:>9}"
+                  f" {cp['total']:>10.2f} {js['total']:>10.2f} {ratio:>6.2f}")
+            figures[f"draw{draw}"] = {
+                "cpython_s": round(cp["total"], 3), "pyodide_s": round(js["total"], 3),
+                "ratio": round(ratio, 3), "states": states, "same_results": all(same),
+                "won": results.count("won"), "lost": results.count("lost"),
+                "unknown": results.count("unknown"),
+            }
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=1))
     return 0

@@ -36,9 +36,11 @@ over 50 ms after ready.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import statistics
 import sys
+import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,6 +53,26 @@ ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-
         "--disable-sync", "--disable-gpu", "--no-first-run"]
 PHONE = dict(viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True,
              device_scale_factor=2)
+
+
+@contextlib.contextmanager
+def served_browser():
+    """``(browser, base_url)``: the app's folder (vendored first) served on a free
+    port, and a headless Chromium; both stop when the block ends."""
+    from playwright.sync_api import sync_playwright
+
+    ensure_vendor(ROOT)
+    server = make_server(ROOT, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+            try:
+                yield browser, f"http://127.0.0.1:{server.server_address[1]}/"
+            finally:
+                browser.close()
+    finally:
+        server.shutdown()
 
 # Installed before any page script: when body[data-state] becomes ready, note the
 # time; PyScript's progress events; long tasks.
@@ -194,24 +216,12 @@ def main(argv=None) -> int:
     ap.add_argument("--json", help="write the figures here")
     args = ap.parse_args(argv)
 
-    from playwright.sync_api import sync_playwright
-    import threading
-
-    ensure_vendor(ROOT)
-    server = make_server(ROOT, 0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}/"
     out = {}
-    try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-            out["full"] = report(measure(browser, base, args.runs, 1), 1)
-            if not args.no_throttle:
-                out["throttled"] = report(measure(browser, base, args.runs, args.throttle),
-                                          args.throttle)
-            browser.close()
-    finally:
-        server.shutdown()
+    with served_browser() as (browser, base):
+        out["full"] = report(measure(browser, base, args.runs, 1), 1)
+        if not args.no_throttle:
+            out["throttled"] = report(measure(browser, base, args.runs, args.throttle),
+                                      args.throttle)
     full = out["full"]
     print("\n== aims (issue 15) ==")
     print(f"warm ready app/hello at full speed {full['ratio_warm']:.2f}  (aim <= 0.3)")

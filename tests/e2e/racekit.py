@@ -4,6 +4,7 @@ WebRTC, driven through the race screens' DOM contract (``web/race/page.py``,
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 from conftest import wait_ready
@@ -62,15 +63,28 @@ def hand_over(host: Seat, reply: str) -> str:
 
 
 def join(host: Seat, seat: Seat, pid: int | None = None) -> None:
-    """``seat`` takes an invite from ``host`` and is connected (as ``pid`` if given)."""
-    url = invite_link(host)
-    p = seat.page
-    p.goto(url)
-    p.wait_for_selector("#race [data-action=join]")
-    p.click("#race [data-action=join]")
-    reply = p.locator("#race [data-reply-link]").text_content(timeout=20_000)
-    assert hand_over(host, reply) == "ok"
-    p.wait_for_function("document.body.dataset.race !== undefined")
+    """``seat`` takes an invite from ``host`` and is connected (as ``pid`` if given).
+
+    A link opens within ~30 ms of the hand-over here. Once in a CI run (of
+    hundreds of joins) one did not open within 30 s; so a link that does not
+    open is tried once more with a fresh invite — as a player would press Invite
+    and Join again — with a warning that carries both sides' link states."""
+    for attempt in (1, 2):
+        url = invite_link(host)
+        p = seat.page
+        p.goto(url)
+        p.wait_for_selector("#race [data-action=join]")
+        p.click("#race [data-action=join]")
+        reply = p.locator("#race [data-reply-link]").text_content(timeout=20_000)
+        assert hand_over(host, reply) == "ok"
+        try:
+            p.wait_for_function("document.body.dataset.race !== undefined")
+            break
+        except Exception as e:
+            state = links_state(host, seat)
+            if attempt == 2:
+                raise AssertionError(f"the friend did not reach the table: {state}") from e
+            warnings.warn(f"a race link did not open in 30 s; joining again: {state}")
     if pid is not None and race_state(seat) == "lobby":
         p.wait_for_selector(f"#race li[data-you][data-pid='{pid}']", state="attached")
 
@@ -117,3 +131,30 @@ def wait_race(seat: Seat, state: str, timeout: float = 30_000) -> None:
 def opponent(seat: Seat, pid: int) -> dict:
     loc = seat.page.locator(f"#race-screen [data-opponent][data-pid='{pid}']")
     return {k: loc.get_attribute(f"data-{k}") for k in ("foundation", "faceup", "moves", "status")}
+
+
+_PEERS = """() => {
+  const race = globalThis.kosynkaPyodide.globals.get('app').race;
+  const peers = [];
+  const add = (who, peer) => peer && peers.push({who, state: peer.state, received: peer.received,
+    connection: peer.pc.connectionState, ice: peer.pc.iceConnectionState,
+    gathering: peer.pc.iceGatheringState, signaling: peer.pc.signalingState,
+    channel: peer.dc ? peer.dc.readyState : null,
+    local: peer.pc.localDescription && peer.pc.localDescription.sdp,
+    remote: peer.pc.remoteDescription && peer.pc.remoteDescription.sdp});
+  if (race.player && race.player.link) add('player', race.player.link._peer);
+  if (race.links) for (const item of race.links.pending.values()) add('invite', item.get(0));
+  return {mode: race.mode, race: document.body.dataset.race || null, peers,
+          log: race.host ? race.host.log.toJs({dict_converter: Object.fromEntries}) : null};
+}"""
+
+
+def links_state(host: Seat, friend: Seat) -> dict:
+    """Where the links of ``host`` and ``friend`` stand (for a failure's message)."""
+    out = {}
+    for who, seat in (("host", host), ("friend", friend)):
+        try:
+            out[who] = seat.page.evaluate(_PEERS)
+        except Exception as e:  # the page itself is broken: say so
+            out[who] = f"unreadable: {e}"
+    return out

@@ -92,7 +92,7 @@ def test_offline_after_one_visit(new_context, server_factory):
 
     # New deal works offline and deals a verified deal (V1, O2)
     from kosynka.position import Position, Rules
-    from kosynka.solver import VERIFY_STATES, solve
+    from kosynka.solver import VERIFY_STATES, streamlined_search
 
     old_deal = page.evaluate("document.body.dataset.deal")
     page.locator("#panel [data-action=new]").click()
@@ -104,7 +104,8 @@ def test_offline_after_one_visit(new_context, server_factory):
         confirm.click()
     page.wait_for_function("d => document.body.dataset.deal !== d", arg=old_deal, timeout=60_000)
     deal = int(page.evaluate("document.body.dataset.deal"))
-    assert solve(Position.deal(deal, Rules()), max_states=VERIFY_STATES).result == "won"
+    verified = streamlined_search(Position.deal(deal, Rules()), max_states=VERIFY_STATES)
+    assert verified.run().result == "won", f"deal {deal} is not verified (V1)"
     # settings open offline
     page.locator("#panel [data-action=settings]").click()
     page.wait_for_function("!document.getElementById('dialog').hidden")
