@@ -28,6 +28,8 @@ def open_page(new_context, base_url, name: str) -> Seat:
     page = ctx.new_page()
     page.errors = []
     page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    page.console_errors = []    # handler failures rtc.mjs catches (for a failure's message)
+    page.on("console", lambda m: page.console_errors.append(m.text) if m.type == "error" else None)
     page.goto(base_url)
     wait_ready(page)
     page.evaluate("n => localStorage.setItem('kosynka.race.name', n)", name)
@@ -154,7 +156,13 @@ def links_state(host: Seat, friend: Seat) -> dict:
     out = {}
     for who, seat in (("host", host), ("friend", friend)):
         try:
-            out[who] = seat.page.evaluate(_PEERS)
+            out[who] = {**seat.page.evaluate(_PEERS), "console_errors": seat.page.console_errors}
         except Exception as e:  # the page itself is broken: say so
             out[who] = f"unreadable: {e}"
     return out
+
+
+def resign(seat: Seat) -> None:
+    """``seat`` resigns from its race table, answering the confirmation (N8)."""
+    seat.page.click("#race-screen [data-action=resign]")
+    seat.page.click("#sheet [data-action=confirm]")

@@ -52,6 +52,25 @@ def table_label(table: int) -> str:
 class LobbySheets:
     """The lobby's and the join screen's sheets; mixed into ``RacePage``."""
 
+    def fill_sheet(self, *parts) -> None:
+        """The sheet's content; its heading names the dialog (``aria-labelledby``);
+        a control that had the focus has it again when it is drawn anew."""
+        active, again = document.activeElement, None
+        if not nil(active) and self.sheet.contains(active):
+            for attr in ("data-action", "data-set", "data-field"):
+                if active.hasAttribute(attr):
+                    again = f"[{attr}='{active.getAttribute(attr)}']"
+                    if attr == "data-set":
+                        again += f"[data-value='{active.getAttribute('data-value')}']"
+                    break
+        fill(self.sheet, *parts)
+        title = self.sheet.querySelector("h2")
+        if not nil(title):
+            title.id = "race-title"
+        el = self.sheet.querySelector(again) if again else None
+        if not nil(el):
+            el.focus()
+
     def link_error(self, err: CodeError, item_kind: str = "reply") -> object:
         key = "race_" + err.code.replace("/", "_")
         if err.code == "link/kind":
@@ -106,7 +125,8 @@ class LobbySheets:
                                  "data-you": p["pid"] == v["you"]},
                           h("span", {"class": "no"}, "—" if p["seat"] is None
                             else self.tr("race_seat", n=p["seat"] + 1)),
-                          h("span", {"class": "who"}, p["name"]),
+                          h("span", {"class": "who"}, p["name"],
+                            h("small", None, f" ({self.tr('race_you_mark')})") if p["pid"] == v["you"] else None),
                           h("span", {"class": "mark"}, ", ".join(marks) + score)))
         parts = [h("h2", None, self.tr("race_title") + " · " + self.table_name())]
         if is_host:
@@ -126,7 +146,7 @@ class LobbySheets:
             parts.append(self.buttons(
                 ("leave", "race_leave"),
                 ("ready", "race_ready", {"aria-pressed": "true" if ready else "false"}) if seated else None))
-        fill(self.sheet, *parts)
+        self.fill_sheet(*parts)
 
     def table_name(self) -> str:
         table = self.links.table if self.links is not None else self.invite.table
@@ -186,4 +206,4 @@ class LobbySheets:
                               "data-conn": "open" if p is not None and p.connected else "waiting"},
                         error or self.tr("race_connecting")),
                       self.buttons(("leave", "race_leave"))]
-        fill(self.sheet, *parts)
+        self.fill_sheet(*parts)

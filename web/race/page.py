@@ -62,7 +62,7 @@ from kosynka.race.table import LOBBY, NAME_MAX, RACING, check_name
 
 from web.dom import document, nil, window
 from web.i18n import t
-from web.race import net, signal
+from web.race import net, news, signal
 from web.race.dom import fill, h
 from web.race.screen import RaceScreen
 from web.race.lobby import NAME_KEY, LobbySheets, _get, _set
@@ -92,8 +92,10 @@ class RacePage(LobbySheets):
         self._speed = 1.0
         self._t0 = self._p0 = 0.0
         self._dirty = False
+        self._told: dict | None = None        # the view last said in the live region
         document.head.appendChild(h("link", {"rel": "stylesheet", "href": "web/race/race.css"}))
-        self.sheet = h("div", {"class": "sheet", "role": "dialog", "aria-modal": "true"})
+        self.sheet = h("div", {"class": "sheet", "role": "dialog", "aria-modal": "true",
+                               "aria-labelledby": "race-title", "tabindex": "-1"})
         self.root = h("div", {"id": "race", "class": "overlay race", "hidden": True}, self.sheet)
         document.body.appendChild(self.root)
         self._screen: RaceScreen | None = None  # made at the first Start: no second table before
@@ -110,6 +112,37 @@ class RacePage(LobbySheets):
     def tr(self, key: str, **kw) -> str:
         text = t(self.app.lang, key)
         return text.format(**kw) if kw else text
+
+    def say(self, text: str) -> None:
+        """Words for a screen reader: the page's polite live region (``#live``)."""
+        self.app.view.say(text)
+
+    def cover(self) -> None:
+        """While a race screen is open, the solo page behind it is inert (Tab and a
+        screen reader stay on the race), and a focus that is nowhere (a sheet just
+        appeared or was redrawn, the lobby gave way to the table) goes to the sheet
+        on top, else to the race table's cursor. Called at every repaint and tick:
+        a confirmation closing (``web.dialogs``) gives the solo page back its
+        controls."""
+        if self.app.dialogs.is_open:
+            return
+        screen = self._screen if self._screen is not None and not self._screen.root.hidden else None
+        on = not self.root.hidden or screen is not None
+        for id_ in ("bar", "table", "panel"):
+            el = document.getElementById(id_)
+            if not nil(el) and bool(el.inert) != on:
+                el.inert = on
+        if not on:
+            return
+        if not self.root.hidden:
+            top = target = self.sheet
+        elif not screen.results_root.hidden:
+            top = target = screen.results
+        else:
+            top, target = screen.root, screen.table.querySelector("[tabindex='0']")
+        active = document.activeElement
+        if (nil(active) or not top.contains(active)) and not nil(target):
+            target.focus()
 
     @property
     def active(self) -> bool:
@@ -193,8 +226,11 @@ class RacePage(LobbySheets):
         if isinstance(item, Invite):
             if self.mode == "host":
                 self.show_error(CodeError("link/kind", ""), "invite")
-            elif self.player is not None and self.player.connected:
-                return True  # already at a table: an invite opened twice changes nothing
+            elif self.player is not None and self.player.connected and self.player.view is not None:
+                # already at a table: an invite opened twice changes nothing (a link that
+                # opened but was never answered by the table does not count: a new
+                # invite replaces it, as a player would try again)
+                return True
             else:
                 self.open_invite(item)
         elif self.mode == "host":
@@ -209,7 +245,7 @@ class RacePage(LobbySheets):
                                    if err.code != "link/kind" else "race_link_kind_" + item_kind), 5000)
             return
         self.mode = "error"
-        fill(self.sheet, h("h2", None, self.tr("race_title")), self.link_error(err, item_kind),
+        self.fill_sheet(h("h2", None, self.tr("race_title")), self.link_error(err, item_kind),
              self.buttons(("leave", "close")))
         self.root.hidden = False
 
@@ -220,7 +256,7 @@ class RacePage(LobbySheets):
         if nil(document.documentElement.getAttribute("data-race-handover")):
             return False
         self.mode = "handover"
-        fill(self.sheet, h("h2", None, self.tr("race_title")), h("p", None, self.tr("race_connecting")))
+        self.fill_sheet(h("h2", None, self.tr("race_title")), h("p", None, self.tr("race_connecting")))
         self.root.hidden = False
         asyncio.ensure_future(self._handover_result())
         return True
@@ -237,7 +273,7 @@ class RacePage(LobbySheets):
             msg = h("p", {"class": "error"}, self.tr("race_no_table"))
         else:
             msg = self.link_error(CodeError(result, ""), "invite")
-        fill(self.sheet, h("h2", None, self.tr("race_title")), msg)
+        self.fill_sheet(h("h2", None, self.tr("race_title")), msg)
 
     # ------------------------------------------------------------ host
     def open_host(self) -> None:
@@ -269,6 +305,9 @@ class RacePage(LobbySheets):
         url = signal.link(str(window.location.href), inv)
         self.open_invites = [url]  # the panel shows the newest invite
         self.render()
+        box = self.sheet.querySelector("[data-invite-link]")
+        if not nil(box):  # the link and its QR code in sight (a phone scrolls the lobby)
+            box.closest(".linkbox").scrollIntoView(True)
 
     async def take_reply(self, text: str) -> bool:
         try:
@@ -330,6 +369,8 @@ class RacePage(LobbySheets):
 
     def _friend_status(self, inner):
         def status(s: str) -> None:
+            if s != "open" and self.lost_at is None:
+                self.say(self.tr("race_me_lost"))
             self.lost_at = None if s == "open" else self.clock()
             inner(s)
         return status
@@ -357,7 +398,7 @@ class RacePage(LobbySheets):
         if data is None or self.mode is not None:
             return False
         self.mode = "error"
-        fill(self.sheet, h("h2", None, self.tr("race_title")),
+        self.fill_sheet(h("h2", None, self.tr("race_title")),
              h("p", {"class": "big", "data-way-back": True}, self.tr("race_way_back", host=str(data["host"]))),
              self.buttons(("forget", "race_leave")))
         self.root.hidden = False
@@ -398,6 +439,7 @@ class RacePage(LobbySheets):
                     self.app.toast(self.tr("race_host_gone"), 8000)
         if self._screen is not None:
             self._screen.tick()
+        self.cover()
 
     def changed(self) -> None:
         """The host or the player changed: repaint once, at the next frame."""
@@ -409,12 +451,20 @@ class RacePage(LobbySheets):
     def render(self) -> None:
         self._dirty = False
         v = self.view()
+        said = news.news(self.app.lang, self._told, v)
+        self._told = v
+        if said:
+            self.say(" ".join(said))
+        self._render(v)
+        self.cover()
+
+    def _render(self, v: dict | None) -> None:
         if self.mode == "host" or (self.mode == "friend" and v is not None):
             if v is not None and v["phase"] != LOBBY:
                 self.screen.show(v)
                 if self.open_invites:  # the host invites during a race: a comeback, a spectator
-                    fill(self.sheet, h("h2", None, self.tr("race_invite")), *self.invite_parts(),
-                         self.buttons(("close-links", "close")))
+                    self.fill_sheet(h("h2", None, self.tr("race_invite")), *self.invite_parts(),
+                                    self.buttons(("close-links", "close")))
                 self.root.hidden = not self.open_invites
                 return
             if self._screen is not None:
@@ -534,13 +584,17 @@ class RacePage(LobbySheets):
             self.player.link.close()
         if self._interval is not None:
             window.clearInterval(self._interval)
-        self.links = self.host = self.player = self.invite = self.reply_url = None
+        self.links = self.host = self.player = self.invite = self.reply_url = self._told = None
         self.open_invites = []
         self.mode = self._interval = self.lost_at = None
         if self._screen is not None:
             self._screen.hide()
-        fill(self.sheet)
+        self.fill_sheet()
         self.root.hidden = True
         document.body.removeAttribute("data-race")
         self._solo(pause=False)
+        self.cover()
+        back = document.querySelector("#table [tabindex='0']")
+        if not nil(back):
+            back.focus()
 

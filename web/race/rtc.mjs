@@ -9,7 +9,10 @@
 //   one message per link in turn, between which the browser runs input and
 //   paint: a peer that floods cannot freeze the page, nor starve the others.
 //   A link with more than FLOOD_QUEUE messages waiting is dropped.
-// - Status: "open" when the channel opens; "dropped" once, when it closes, the
+// - Status: "open" when the channel opens (or its first message comes, if that is
+//   dispatched first: under load Chromium can hand the answerer's first message to
+//   the offerer before its "open" event, and dropping it lost a friend's join);
+//   "dropped" once, when it closes, the
 //   connection fails, or stays disconnected for DISCONNECT_MS; "closed" after
 //   close() on this side.
 
@@ -119,13 +122,10 @@ export class Peer {
   _channel(dc) {
     if (this.dc) return dc.close();     // one channel per link
     this.dc = dc;
-    dc.addEventListener("open", () => {
-      if (this.state !== "new") return;
-      this.state = "open";
-      this._push(["status", "open"]);
-    });
+    dc.addEventListener("open", () => this._opened());
     dc.addEventListener("close", () => this._drop());
     dc.addEventListener("message", (ev) => {
+      this._opened();      // the peer's first message can be dispatched before "open"
       if (this.state !== "open") return;
       if (this.queue.length - this.head >= FLOOD_QUEUE) {
         console.warn("race link: the peer floods, dropped");
@@ -136,6 +136,12 @@ export class Peer {
       this.received++;
       this._push(["message", text]);
     });
+  }
+
+  _opened() {
+    if (this.state !== "new") return;
+    this.state = "open";
+    this._push(["status", "open"]);
   }
 
   _drop() {

@@ -14,7 +14,15 @@ Decisions (user-visible):
 - A timed race shows its clock counting down at the top (N6); a race to the last
   card shows none.
 - Resign asks first. Offer draw waits for the others' answers; an offer to you
-  shows Accept / Decline above your table (N7).
+  shows Accept / Decline under your table, by the thumb, above the buttons (N7).
+- The table is measured again whenever its box changes (a ResizeObserver: the
+  offer bar coming and going, the strip wrapping, a phone turned), so no card
+  ever runs under the buttons; it follows the left-handed setting of the solo
+  table.
+- For a screen reader each opponent reads "Bohdan: 3 on foundations, 12 face up,
+  40 moves" (the symbols are hidden from it), the results are a dialog named by
+  their heading, and the race's events are said in the live region
+  (``web.race.news``); the last minute of a timed race is said once.
 - At the end everyone sees the results: places, the counters, the running score
   (N11), and every player's final table, small and read-only (N2). The host has
   Again (everyone moves one seat along, N11) and Change settings; the others wait
@@ -37,7 +45,9 @@ from __future__ import annotations
 from kosynka.cards import SUIT_SYMBOLS, parse_card
 from kosynka.race.table import OVER, RACING
 
-from web.dom import document, nil, window
+import js
+
+from web.dom import document, nil
 from web.input import TableInput
 from web.race.dom import fill, h
 from web.store import format_time
@@ -93,15 +103,17 @@ class RaceScreen:
         self.panel = h("nav", {"class": "race-panel"})
         self.note = h("p", {"class": "race-note", "hidden": True})
         self.root = h("div", {"id": "race-screen", "class": "race-screen", "hidden": True},
-                      self.strip, self.offer, self.table, self.note, self.panel)
-        self.results = h("div", {"class": "sheet"})
+                      self.strip, self.table, self.note, self.offer, self.panel)
+        self.results = h("div", {"class": "sheet", "role": "dialog", "aria-modal": "true",
+                                 "aria-labelledby": "race-outcome", "tabindex": "-1"})
         self.results_root = h("div", {"id": "race-results", "class": "overlay race", "hidden": True},
                               self.results)
         document.body.appendChild(self.root)
         document.body.appendChild(self.results_root)
         for el in (self.root, self.results_root):
             app.listeners.on(el, "click", self.on_click)
-        app.listeners.on(window, "resize", lambda ev: self.measure())
+        self._resized = js.ResizeObserver.new(app.listeners.proxy(lambda *a: self.measure()))
+        self._resized.observe(self.table)
         self.view = TableView(self.table, app.listeners)
         self.input = TableInput(self.view, app.listeners, game=page.game, play=page.play,
                                 locked=self.locked, undo=None, hints=False)
@@ -110,6 +122,7 @@ class RaceScreen:
         self.shown: tuple | None = None
         self.results_key: tuple | None = None
         self.gone = False
+        self.warned: int | None = None  # the race whose last minute was said
 
     # ------------------------------------------------------------ state
     def me(self) -> dict | None:
@@ -141,6 +154,11 @@ class RaceScreen:
         if first:
             self.measure()
         document.body.dataset.race = self.outcome()
+        lang = self.page.app.lang
+        if self.table.getAttribute("lang") != lang:  # cards, piles and moves named in the page's language
+            self.table.setAttribute("lang", lang)
+            self.view.set_lang(lang)
+            self.table.setAttribute("aria-label", self.page.tr("table_label"))
         self.show_own(animate=not first)
         self.show_strip()
         self.show_offer()
@@ -154,7 +172,8 @@ class RaceScreen:
         self.gone = False
 
     def measure(self) -> None:
-        if not self.root.hidden:
+        if not self.root.hidden and not self.table.hidden and self.table.clientHeight:
+            self.view.left_handed = self.page.app.view.left_handed
             self.view.measure()
 
     def show_own(self, animate: bool) -> None:
@@ -186,13 +205,18 @@ class RaceScreen:
             if p["seat"] is None:
                 continue  # a spectator
             marks = "" if p["connected"] else " ⚡"
+            said = tr("race_opp", name=p["name"], f=p["foundation"], u=p["face_up"], m=p["moves"])
+            if p["status"] in ("resigned", "lost", "won", "draw") or not p["connected"]:
+                said += ", " + (tr("race_dropped") if not p["connected"] else
+                                tr("race_out_resigned" if p["status"] == "resigned" else "race_result_" + p["status"]))
             chips.append(h("li", {"data-opponent": True, "data-pid": p["pid"], "data-seat": p["seat"],
                                   "data-foundation": p["foundation"], "data-faceup": p["face_up"],
                                   "data-moves": p["moves"], "data-status": p["status"],
                                   "data-connected": "yes" if p["connected"] else "no",
                                   "title": tr("race_counters")},
-                           h("span", {"class": "who"}, p["name"] + marks),
-                           h("span", {"class": "nums"},
+                           h("span", {"class": "sr-only"}, said),
+                           h("span", {"class": "who", "aria-hidden": "true"}, p["name"] + marks),
+                           h("span", {"class": "nums", "aria-hidden": "true"},
                              f"▲{p['foundation']} ◐{p['face_up']} ↻{p['moves']}")))
         head = []
         if v["minutes"] is not None:
@@ -202,12 +226,16 @@ class RaceScreen:
                           h("b", {"data-my-moves": True}, str(game.moves))))
         fill(self.strip, h("div", {"class": "race-head"}, *head), h("ul", {"class": "opps"}, *chips))
 
-    def clock_text(self) -> str:
+    def time_left(self) -> float | None:
+        """Seconds left in a timed race (None: not timed)."""
         v = self.v
         if v is None or v["ends_in"] is None:
-            return ""
-        left = v["ends_in"] - (self.page.clock() - self.v_at if v["phase"] == RACING else 0)
-        return format_time(max(0.0, left))
+            return None
+        return max(0.0, v["ends_in"] - (self.page.clock() - self.v_at if v["phase"] == RACING else 0))
+
+    def clock_text(self) -> str:
+        left = self.time_left()
+        return "" if left is None else format_time(left)
 
     def tick(self) -> None:
         if self.v is None or self.root.hidden:
@@ -217,6 +245,9 @@ class RaceScreen:
             text = self.clock_text()
             if clock.textContent != text:
                 clock.textContent = text
+            if self.v["phase"] == RACING and self.warned != self.v["race"] and self.time_left() <= 60:
+                self.warned = self.v["race"]
+                self.page.say(self.page.tr("race_last_minute"))
 
     def show_offer(self) -> None:
         v, tr = self.v, self.page.tr
@@ -226,7 +257,9 @@ class RaceScreen:
             self.offer.hidden = True
             return
         by = next((p["name"] for p in v["players"] if p["pid"] == offer["by"]), "?")
-        if me["pid"] in offer["agreed"]:
+        ask = me["pid"] not in offer["agreed"]
+        self.offer.classList.toggle("ask", ask)
+        if not ask:
             fill(self.offer, h("span", None, tr("race_offer_wait")))
         else:
             fill(self.offer, h("span", None, tr("race_offer_from", name=by)),
@@ -284,7 +317,7 @@ class RaceScreen:
         else:
             buttons = self.page.buttons(("leave", "race_leave"))
         fill(self.results,
-             h("h2", {"data-outcome": outcome}, tr(head)),
+             h("h2", {"data-outcome": outcome, "id": "race-outcome"}, tr(head)),
              h("table", {"class": "standings"}, *rows),
              None if self.page.host is not None else h("p", {"class": "help"}, tr("race_wait_host")),
              h("p", {"class": "error"}, tr("race_host_gone")) if self.gone else None,
@@ -294,6 +327,7 @@ class RaceScreen:
     def host_gone(self) -> None:
         """N9 from the friend's side: the host's table did not come back in time."""
         self.gone = True
+        self.page.say(self.page.tr("race_host_gone"))
         if self.v is not None and not self.root.hidden:
             fill(self.note, self.page.tr("race_host_gone"))
             self.note.hidden = False
