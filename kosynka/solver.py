@@ -158,14 +158,17 @@ the key (symmetry, pointer, redeals) have the same shortest lines. So
     deal 6 (lost) this cuts the states from 106,563 to 82,045; on Classic
     draw 3 deal 54 (lost) from 51,704 to 34,876.
 
-``"deadend"`` — the sound search answers ``lost`` at once when a card of
-    the position it starts from can never let a lower card of its suit under
-    it out: see :func:`_dead`. It decides 6 of deals 0–499 (17, 82, 156,
-    290, 408, 494) in every variant, e.g. draw-1 deal 17, undecided before
-    after 60 CPU s: 8♦ lies on 5♦ with both black 9s face down under it.
-    (Checked on the states of a search too, it found none in 142,685 states
-    of four lost Turn Three deals: the face-down cards that make it do not
-    change, so it is only checked on the starting position.)
+``"deadend"`` — the sound search answers ``lost`` at once when a set of
+    cards of the position it starts from can never move: each waits for a
+    parent or a lower card of its suit that lies under one of them, or is
+    carried by one; see :func:`_dead`. It decides 12 of deals 0–499 (17, 82,
+    156, 169, 290, 356, 408, 416, 426, 456, 469, 494) in every variant, e.g.
+    draw-1 deal 17, undecided before after 60 CPU s: 8♦ lies on 5♦ with both
+    black 9s face down under it; half of them only across columns (deal
+    169: 7♣, 7♠ and 2♠ wait for each other). (Checked on the states of a
+    search too, it found none in 120,000 states of six undecided deals: the
+    face-down cards that make it do not change, so it is only checked on
+    the starting position.)
 
 A child is also skipped when the state it reaches before its forced moves
 (``"safe"``, ``"twins"``) was met before: that state's forced successor was
@@ -284,63 +287,87 @@ def _toggles(cols, higher_only: bool = False):
     return out
 
 
-def _dead(cols) -> bool:
-    """``"deadend"``: is a card of the layout stuck for good, so that the
-    position is lost? (Checked on the position searched from.)
+def _dead(cols) -> set:
+    """``"deadend"``: the cards of the layout stuck for good, so that the
+    position is lost (an empty set if none is). (Checked on the position
+    searched from.)
 
-    Rule: in some column a card X lies above a card Y of its suit and lower
-    rank (either may be face down), and each card H that could carry X away
-    from Y — X itself, and if X is face up the face-up cards under it that
-    form one run with it, down to the card above Y — is not a King and has
-    both its parents (the two cards one rank higher of the other colour)
-    below it in the same column.
+    Rule: the position is lost if a non-empty set S of column cards (face up
+    or down) has, for each card H of S:
 
-    Proof. Y must reach its foundation before X (same suit, lower rank), and
-    it can only leave from the top of its column, so X must first stop lying
-    above Y. The cards strictly above Y up to X stay where they are until a
-    move takes one of them as the bottom card H of the moved cards (a move
-    always takes a top segment of a column, whose bottom card is face up and
-    under which the moved cards form a run): such a move carries X along, so
-    it is to a column — never a foundation: two or more cards, or X itself,
-    which waits for Y. Before it nothing between Y and X moved: H is face up
-    now or it is X (a face-down card turns up only at the top, which it
-    cannot be with X above it), and the cards from H to X form a run now. H
-    needs a parent at a column top (no empty column helps: H is not a
-    King); but a card below H in its column stays below H until H moves, so
-    it is never a top meanwhile. So no H ever moves, Y never reaches its
-    foundation, and no line wins.
+    1. H is not a King;
+    2. both parents of H (the two cards one rank higher of the other colour)
+       lie in columns, each strictly below some card of S in its column;
+    3. the card just below H, if any, is face down, or not a parent of H, or
+       in S;
+    4. some card of S lies above H in its column, or some lower card of H's
+       suit lies in a column and is in S or strictly below a card of S.
+
+    The union of two such sets is one, so the largest one is found by
+    starting from every non-King column card and dropping the cards that
+    break a condition until none does; the rule fires if any card is left.
+    For example (draw-1 deal 17) 8♦ on 5♦ with both black 9s face down
+    under it; or, across columns (deal 169), 7♣ on 8♦ and 7♠ on A♠, both
+    needing 8♦ (under 7♣) or 8♥, which lies under 2♠, which needs 3♥ or 3♦
+    (both under it) or A♠ (under 7♠) on its foundation.
+
+    Proof. Suppose a line moves a card of S; take its first move that does,
+    and let it move the cards from G up to its column's top (a move always
+    takes a top segment of one column whose bottom card G is face up and
+    under which the moved cards form a run; talon and foundation moves take
+    no column card). Until then no card of S moved, so every card below a
+    card of S is where it was, face down or up as it was (a card turns up
+    only as a top). Let H be the lowest card of S moved. If G is below H,
+    the card B just below H moves too: it is face up, a parent of H (the
+    cards form a run), not in S (H is the lowest) — as it was at the start,
+    against 3. So G = H, face up. To a column, H needs a parent at a column
+    top (an empty column takes only a King, R6, and H is not one, 1); each
+    parent of H still lies under a card of S, against 2. To its foundation,
+    H moves alone, so it is a top: no card of S lies above it, so by 4 a
+    lower card of its suit is in S or under a card of S, not yet on its
+    foundation, which therefore does not take H. So no card of S ever moves,
+    none reaches its foundation, and no line wins.
     """
-    for col in cols:
-        low = [99, 99, 99, 99]          # lowest rank of each suit so far, bottom up
+    pos = {}
+    for ci in range(len(cols)):
+        col = cols[ci]
         for j in range(len(col)):
-            x = col[j] & 63
-            s = x & 3
-            if low[s] < x >> 2 and _stuck(col, j, x):
-                return True
-            if x >> 2 < low[s]:
-                low[s] = x >> 2
-    return False
+            pos[col[j] & 63] = (ci, j)
+    stuck = {c for c in pos if c < 48}
+    while stuck:
+        top = [-1] * len(cols)          # the highest card of S in each column
+        for c in stuck:
+            ci, j = pos[c]
+            if j > top[ci]:
+                top[ci] = j
+        drop = [h for h in stuck if not _held(h, cols, pos, stuck, top)]
+        if not drop:
+            return stuck
+        stuck.difference_update(drop)
+    return stuck
 
 
-def _stuck(col, j: int, x: int) -> bool:
-    """:func:`_dead` for the card ``x`` at ``col[j]``, which lies above a
-    lower card of its suit."""
-    s, rx = x & 3, x >> 2
-    i = j - 1                           # the nearest such card below x
-    while not ((col[i] & 63) & 3 == s and (col[i] & 63) >> 2 < rx):
-        i -= 1
-    k = j
-    while True:
-        h = col[k] & 63
-        if h >= 48:
+def _held(h: int, cols, pos, stuck, top) -> bool:
+    """Conditions 2–4 of :func:`_dead` for the card ``h`` of the set ``stuck``;
+    ``top``: the height of the highest card of the set in each column."""
+    for q in PARENTS[h]:
+        at = pos.get(q)
+        if at is None or at[1] >= top[at[0]]:
             return False
-        below = col[:k]
-        for q in PARENTS[h]:
-            if q not in below and q + _FD not in below:
-                return False
-        if col[k] >= _FD or k - 1 <= i or col[k - 1] >= _FD or col[k - 1] not in PARENTS[h]:
+    ci, j = pos[h]
+    if j:
+        col = cols[ci]
+        b = col[j - 1]
+        if b < _FD and b in PARENTS[h] and b not in stuck:
+            return False
+    if top[ci] > j:
+        return True
+    s = h & 3
+    for low in range(s, h, 4):          # the lower cards of h's suit
+        at = pos.get(low)
+        if at is not None and (low in stuck or at[1] < top[at[0]]):
             return True
-        k -= 1
+    return False
 
 
 def _talon_reach(n: int, p: int, draw: int, can_redeal: bool):

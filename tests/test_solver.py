@@ -329,3 +329,34 @@ def test_deadend_rule_cases():
     # the run only counts above the lower card: 9♣ under 5♦ cannot help
     assert dead(["~Th", "~Td", "9c", "5d", "~9s", "8d"])
     assert not dead(["2c", "~Kc"])                 # a King may go to an empty column
+    # across columns: each red 8 on a low card of its suit, the black 9s
+    # one under each of them
+    assert dead(["4d", "~9s", "8d"], ["4h", "~9c", "8h"])
+    assert not dead(["4d", "~9s", "8d"], ["4h", "8h", "9c"])   # 9♣ free: 8♦ moves, then 8♥
+    # a card whose lower card of its suit is under a stuck card: 2♠ needs 3♥
+    # or 3♦ (under it) or A♠ on its foundation, under 7♠ whose red 8s lie under
+    # 2♠ and under 7♣ (which waits for 6♣ under 2♠)
+    assert dead(["~3h", "~8h", "~6c", "~3d", "2s"], ["~As", "7s"], ["~8d", "7c"])
+    # 8♦ face up under 7♣ can carry it away (and is free: its black 9s are out)
+    assert not dead(["~3h", "~8h", "~6c", "~3d", "2s"], ["~As", "7s"], ["8d", "7c"])
+
+
+def test_deadend_across_columns_on_a_deal():
+    # deal 169: 7♣ on 8♦ and 7♠ on A♠ need 8♦ or 8♥, which lies under 2♠,
+    # which needs 3♥ or 3♦ (both under it) or A♠ (under 7♠): lost at once
+    p = Position.deal(169)
+    stuck = _dead(tuple(bytes([c + 64 for c in col[:d]] + list(col[d:]))
+                        for col, d in zip(p.columns, p.down)))
+    assert sorted(stuck) == sorted(parse_card(c) for c in ("2s", "7s", "7c"))
+    assert check(p, "lost").states == 1
+
+
+def test_deadend_deals_of_the_benchmark():
+    # the deals of 0–499 it decides at once, as the README and the docstring say
+    # (the layout is the same under every rule set)
+    def layout(n):
+        p = Position.deal(n)
+        return tuple(bytes([c + 64 for c in col[:d]] + list(col[d:]))
+                     for col, d in zip(p.columns, p.down))
+    assert [n for n in range(500) if _dead(layout(n))] == [
+        17, 82, 156, 169, 290, 356, 408, 416, 426, 456, 469, 494]
