@@ -126,10 +126,10 @@ def _drag(page, card: str, pile: str, touch: bool):
     # running (a card going back after an illegal drop) — the test reads where to
     # press from the DOM, which an animation moves
     page.wait_for_function("() => document.getAnimations().length === 0")
-    page.locator(f'[data-card="{card}"]').hover(trial=True, position={"x": 10, "y": 8})
+    page.locator(f'[data-card="{card}"]').hover(trial=True, position={"x": 10, "y": 20})
     src = page.locator(f'[data-card="{card}"]').bounding_box()
     dst = page.locator(f'[data-pile="{pile}"]').bounding_box()
-    x0, y0 = src["x"] + 10, src["y"] + 8
+    x0, y0 = src["x"] + 10, src["y"] + 20
     dst_card = page.locator(f'[data-pile="{pile}"] .card').last
     box = dst_card.bounding_box() if dst_card.count() else dst
     x1, y1 = box["x"] + 10, box["y"] + min(box["height"] / 2, 30)
