@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Callable
 
 from web import sheets
-from web.dom import Listeners, document, nil
+from web.dom import SOLO_PAGE, Listeners, control_selector, document, nil
 
 
 class Dialogs:
@@ -50,13 +50,9 @@ class Dialogs:
             self._back = document.activeElement
             document.getElementById("toast").classList.remove("show")  # an old message over the sheet
         # the same sheet drawn again (a setting changed): the focus stays on its control
-        same = None
         active = document.activeElement
-        if self.kind == kind and not nil(active) and self.sheet.contains(active):
-            if active.hasAttribute("data-set"):
-                same = f"[data-set='{active.dataset.set}'][data-value='{active.dataset.value}']"
-            elif active.hasAttribute("data-action"):
-                same = f"[data-action='{active.dataset.action}']"
+        same = (control_selector(active)
+                if self.kind == kind and not nil(active) and self.sheet.contains(active) else None)
         self.kind = kind
         self.sheet.innerHTML = html
         title = self.sheet.querySelector("h2, .big")
@@ -86,7 +82,7 @@ class Dialogs:
             if not nil(back):
                 back.focus()  # (the body, after a tap: the focus simply leaves the sheet)
 
-    BEHIND = ("bar", "table", "panel", "race", "race-screen")
+    BEHIND = (*SOLO_PAGE, "race", "race-screen")
     """What a sheet covers: the solo page and, during a race, the race screens
     (``web.race.page`` makes the solo page inert again when its sheet closes)."""
 

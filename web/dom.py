@@ -24,6 +24,24 @@ def nil(x) -> bool:
     return x is None or x is _jsnull
 
 
+SOLO_PAGE = ("bar", "table", "panel")
+"""The solo page's parts that a sheet or a race screen makes inert."""
+
+
+def control_selector(el) -> str | None:
+    """A selector that finds the control ``el`` again in a sheet drawn anew
+    (a choice by its setting and value, a button by its action, a field by
+    name), so the focus can stay on it; None for anything else."""
+    if nil(el):
+        return None
+    if el.hasAttribute("data-set"):
+        return f"[data-set='{el.getAttribute('data-set')}'][data-value='{el.getAttribute('data-value')}']"
+    for attr in ("data-action", "data-field"):
+        if el.hasAttribute(attr):
+            return f"[{attr}='{el.getAttribute(attr)}']"
+    return None
+
+
 class Listeners:
     """Event bindings and callbacks handed to JS, kept alive as long as the page."""
 

@@ -125,9 +125,7 @@ class Host:
             if conn.pid is None:
                 self._join(conn, msg, text)
             elif text == conn.joined:     # they did not hear the answer: it again
-                self._send(conn, protocol.welcome(self.state, conn.pid, self.tokens[conn.pid],
-                                                  self.acks[conn.pid]))
-                self._sync(conn, mid)
+                self._welcome(conn, mid)
                 self._send(conn, protocol.view(self.state, self.acks[conn.pid],
                                                self.table.view(conn.pid)))
             else:
@@ -194,9 +192,14 @@ class Host:
             self.acks[pid] = msg["id"]
         conn.pid, conn.joined = pid, text
         self.conns[pid] = conn
-        self._send(conn, protocol.welcome(self.state, pid, self.tokens[pid], self.acks[pid]))
-        self._sync(conn, msg["id"])
+        self._welcome(conn, msg["id"])
         self._changed()
+
+    def _welcome(self, conn: _Conn, ref: int) -> None:
+        """The answer to a join: the seat and its token, then the member's game."""
+        pid = conn.pid
+        self._send(conn, protocol.welcome(self.state, pid, self.tokens[pid], self.acks[pid]))
+        self._sync(conn, ref)
 
     def _sync(self, conn: _Conn, ref: int) -> None:
         t = self.table

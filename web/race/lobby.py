@@ -15,7 +15,7 @@ import js
 
 from kosynka.race.table import NAME_MAX
 
-from web.dom import document, nil, window
+from web.dom import control_selector, document, nil, window
 from web.race import signal
 from web.race.dom import fill, h
 from web.race.signal import CodeError
@@ -55,14 +55,8 @@ class LobbySheets:
     def fill_sheet(self, *parts) -> None:
         """The sheet's content; its heading names the dialog (``aria-labelledby``);
         a control that had the focus has it again when it is drawn anew."""
-        active, again = document.activeElement, None
-        if not nil(active) and self.sheet.contains(active):
-            for attr in ("data-action", "data-set", "data-field"):
-                if active.hasAttribute(attr):
-                    again = f"[{attr}='{active.getAttribute(attr)}']"
-                    if attr == "data-set":
-                        again += f"[data-value='{active.getAttribute('data-value')}']"
-                    break
+        active = document.activeElement
+        again = control_selector(active) if not nil(active) and self.sheet.contains(active) else None
         fill(self.sheet, *parts)
         title = self.sheet.querySelector("h2")
         if not nil(title):

@@ -60,7 +60,7 @@ from kosynka.position import IllegalMoveError, InvalidMoveError
 from kosynka.race import Host, Player, RaceError
 from kosynka.race.table import LOBBY, NAME_MAX, RACING, check_name
 
-from web.dom import document, nil, window
+from web.dom import SOLO_PAGE, document, nil, window
 from web.i18n import t
 from web.race import net, news, signal
 from web.race.dom import fill, h
@@ -128,7 +128,7 @@ class RacePage(LobbySheets):
             return
         screen = self._screen if self._screen is not None and not self._screen.root.hidden else None
         on = not self.root.hidden or screen is not None
-        for id_ in ("bar", "table", "panel"):
+        for id_ in SOLO_PAGE:
             el = document.getElementById(id_)
             if not nil(el) and bool(el.inert) != on:
                 el.inert = on
