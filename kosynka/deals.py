@@ -17,7 +17,7 @@ same on every Python version, in the browser and for every player of a race:
 
 Deal numbers are integers ``0 <= n < 2**64``.
 
-The deal JSON of a numbered deal (pinned in the README) is :func:`deal_json`;
+The deal JSON of a numbered deal (pinned in docs/rules.md) is :func:`deal_json`;
 the other way, ``Position.from_json(data, Rules.from_json(data))`` reads it
 back (any position, mid-game keys included).
 """

@@ -352,7 +352,7 @@ def test_deadend_across_columns_on_a_deal():
 
 
 def test_deadend_deals_of_the_benchmark():
-    # the deals of 0–499 it decides at once, as the README and the docstring say
+    # the deals of 0–499 it decides at once, as docs/solver.md and the docstring say
     # (the layout is the same under every rule set)
     def layout(n):
         p = Position.deal(n)

@@ -12,7 +12,7 @@ table, ``None`` for a spectator). The host keeps a :class:`~kosynka.game.Game`
 per racer: the truth of the race. Only moves in the pinned notation change a
 game; ``U`` (undo) is refused (N10), and nothing here gives hints.
 
-Decisions where SPEC is silent (README, Race):
+Decisions where SPEC is silent (docs/race.md):
 
 - the race is Classic — draw 1 or 3, unlimited redeals — on a verified deal
   (V1) under those rules;
