@@ -1,0 +1,59 @@
+"""Interface strings in Ukrainian, Russian and English (SPEC L1).
+
+Decisions:
+- The language is picked from the browser's preferred languages (the first of
+  ``navigator.languages`` whose primary tag is uk, ru or en); Ukrainian is the
+  fallback for every other language. The player can switch it in Settings and the
+  choice is remembered on this device (P2).
+- Terms follow the rules text: "база" (foundation), "колода" (stock), "скид" (waste).
+"""
+
+from __future__ import annotations
+
+from web.i18n import en, ru, uk
+
+LANGS = ("uk", "ru", "en")
+DEFAULT = "uk"
+
+STRINGS: dict[str, dict[str, str]] = {"uk": uk.WORDS, "ru": ru.WORDS, "en": en.WORDS}
+
+
+def pick_language(preferred: list[str] | tuple[str, ...] | None, saved: str | None = None) -> str:
+    """The interface language: the saved choice, else the browser's, else Ukrainian (L1).
+
+    >>> pick_language(["de-DE", "ru-RU", "en"])
+    'ru'
+    >>> pick_language(["fr"])
+    'uk'
+    >>> pick_language(["en-US"], saved="uk")
+    'uk'
+    """
+    if saved in LANGS:
+        return saved  # type: ignore[return-value]
+    for tag in preferred or ():
+        primary = str(tag).split("-")[0].split("_")[0].lower()
+        if primary in LANGS:
+            return primary
+        if primary == "be":  # Belarusian readers: Russian is the closer of the three
+            return "ru"
+    return DEFAULT
+
+
+def t(lang: str, key: str) -> str:
+    """The string ``key`` in ``lang``; English, then the key itself, if missing."""
+    table = STRINGS.get(lang) or STRINGS[DEFAULT]
+    return table.get(key) or STRINGS["en"].get(key) or key
+
+
+def variant_name(lang: str, draw: int, redeals: int | None) -> str:
+    """Human name of a variant as in SPEC's variants table."""
+    if redeals is None:
+        return t(lang, "variant_classic1" if draw == 1 else "variant_classic3")
+    if draw == 3 and redeals == 2:
+        return {"uk": "Три карти, 3 проходи", "ru": "Три карты, 3 прохода", "en": "Turn Three"}.get(lang, "Turn Three")
+    names = {
+        "uk": f"Обмежена: по {'одній' if draw == 1 else 'три'}, перездач {redeals}",
+        "ru": f"Ограниченная: по {'одной' if draw == 1 else 'три'}, пересдач {redeals}",
+        "en": f"Limited: draw {draw}, {redeals} redeal{'s' if redeals != 1 else ''}",
+    }
+    return names.get(lang, names["en"])
