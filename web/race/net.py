@@ -57,7 +57,7 @@ class HostLinks:
         free = [s for s in range(1, signal.SLOTS + 1) if s not in self.pending]
         slot = free[0] if free else self._order[0]
         self.cancel(slot)
-        peer = await rtc.new_peer(self.stun)
+        peer = await rtc.new_peer([{"urls": self.stun}] if self.stun else [])
         offer = await rtc.offer(peer)
         link = rtc.RtcLink(peer)
         self.pending[slot] = (peer, link, offer.ufrag)
@@ -127,7 +127,7 @@ class HostLinks:
 async def join(invite: Invite) -> tuple[rtc.RtcLink, Reply]:
     """The friend's side of an invite: the link (opens when the host takes the
     reply) and the reply to send back."""
-    peer = await rtc.new_peer(invite.stun)
+    peer = await rtc.new_peer([{"urls": invite.stun}] if invite.stun else [])
     answer = await rtc.answer(peer, invite.offer)
     return rtc.RtcLink(peer), Reply(answer, invite.table, invite.slot, invite.offer.ufrag)
 

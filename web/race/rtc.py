@@ -20,6 +20,7 @@ the link ends (PLATFORM-NOTES: a proxy per call would leak).
 from __future__ import annotations
 
 import asyncio
+import json
 
 import js
 from pyodide.ffi import create_proxy
@@ -39,10 +40,16 @@ async def rtc_module():
     return _module
 
 
-async def new_peer(stun: str = ""):
-    """A fresh peer connection; ``stun`` ("" = none) is the only ICE server."""
+def to_js(value):
+    """Plain JSON data (lists, dicts, text) as JavaScript objects."""
+    return js.JSON.parse(json.dumps(value))
+
+
+async def new_peer(servers: list[dict] = ()):
+    """A fresh peer connection with these RTCIceServers (``web.race.ice``; none =
+    host candidates only)."""
     mod = await rtc_module()
-    return mod.peer(js.Array.of(*([stun] if stun else [])))
+    return mod.peer(to_js(list(servers)))
 
 
 async def offer(peer) -> signal.Description:
