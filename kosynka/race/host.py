@@ -26,6 +26,12 @@ nothing else changes and the table runs on for everyone:
 An accepted message moves the member's ``ack`` on, and every member gets a
 fresh ``view``. A (re)join gets ``welcome``, then ``sync`` (their own game,
 exactly the host's copy), then views.
+
+The host's own seat is no special case: :meth:`Host.own_player` gives the
+host's page a :class:`~kosynka.race.player.Player` for pid 0 over an in-memory
+link, whose messages go through the same checks (as boardgame.io runs the
+host's seat as a client over its local transport). ``Host`` itself only holds
+the links, checks, keeps the racers' games (the replay) and ticks the timers.
 """
 
 from __future__ import annotations
@@ -36,8 +42,11 @@ from typing import Callable
 
 from ..deals import MAX_DEAL
 from ..messages import MessageError
+from ..position import Rules
 from ..solver import VERIFY_STATES, verified_deal
 import kosynka.race.protocol as protocol
+from .memory import local_pair
+from .player import Player
 from .table import HOST, RaceError, Table
 from .transport import CLOSED, DROPPED, Link
 
@@ -65,16 +74,18 @@ class Host:
     None, tokens come from the system's randomness (``os.urandom``)."""
 
     def __init__(self, name: str, clock: Callable[[], float], seed: int | None = None,
-                 verify_states: int = VERIFY_STATES) -> None:
+                 verify_states: int = VERIFY_STATES,
+                 deals: Callable[[Rules], int] | None = None) -> None:
         self.clock = clock
         self.table = Table(name, clock())
+        self._choose = deals
         self._deals = random.Random(None if seed is None else f"{seed}/deals")
         self._tokens = random.SystemRandom() if seed is None else random.Random(f"{seed}/tokens")
         self.verify_states = verify_states
         self.solution: list[str] | None = None   # the solver's line of the current deal
         self.conns: dict[int, _Conn] = {}         # pid → its live link
-        self.tokens: dict[int, str] = {}
-        self.acks: dict[int, int] = {}
+        self.tokens: dict[int, str] = {HOST: self._token()}   # the host's own seat's too
+        self.acks: dict[int, int] = {HOST: 0}
         self.state = 0                            # grows with every accepted change
         self.rejected: Counter = Counter()
         self.log: list[dict] = []
@@ -162,6 +173,14 @@ class Host:
                 t.answer_draw(pid, msg["offer"], msg["accept"], now)
             elif kind == "resign":
                 t.resign(pid, now)
+            elif kind == "settings":
+                t.set_settings(pid, msg["draw"], msg["minutes"], now)
+            elif kind == "start":
+                t.start(pid, self.choose_deal, now)
+            elif kind == "again":
+                t.again(pid, self.choose_deal, now)
+            elif kind == "change_settings":
+                t.change_settings(pid, now)
         except RaceError as e:
             self._reject(conn, mid, text, e.code, e.detail)
             return
@@ -188,12 +207,15 @@ class Host:
             except RaceError as e:
                 self._refuse(conn, e.code, e.detail)
                 return
-            self.tokens[pid] = "%016x" % self._tokens.getrandbits(64)
+            self.tokens[pid] = self._token()
             self.acks[pid] = msg["id"]
         conn.pid, conn.joined = pid, text
         self.conns[pid] = conn
         self._welcome(conn, msg["id"])
         self._changed()
+
+    def _token(self) -> str:
+        return "%016x" % self._tokens.getrandbits(64)
 
     def _welcome(self, conn: _Conn, ref: int) -> None:
         """The answer to a join: the seat and its token, then the member's game."""
@@ -232,53 +254,25 @@ class Host:
         """When :meth:`tick` next has something to do (clock seconds), or None."""
         return self.table.next_deadline()
 
-    # ----------------------------------------------------------- the host's own actions
-    def view(self) -> dict:
-        """The host's own view (same shape as a player's)."""
-        return self.table.view(HOST)
-
-    @property
-    def game(self):
-        """The host's own game in the current race (None before the first)."""
-        return self.table.members[HOST].game
-
-    def _act(self, fn, *args) -> None:
-        self.tick()
-        fn(HOST, *args, self.clock())
-        self._changed()
-
-    def set_settings(self, draw: int, minutes: int | None) -> None:
-        self._act(self.table.set_settings, draw, minutes)
+    # ----------------------------------------------------------- the host's own seat
+    def own_player(self) -> Player:
+        """The host's own seat (pid 0) as a :class:`Player` like every friend's,
+        over an in-memory link (:func:`~kosynka.race.memory.local_pair`): the
+        page plays, offers, resigns, starts and deals again through it, and
+        this host checks its messages as anyone's."""
+        mine, theirs = local_pair()
+        self.attach(mine)
+        player = Player(self.table.members[HOST].name, self.clock)
+        player.pid, player.token = HOST, self.tokens[HOST]
+        player.connect(theirs)
+        return player
 
     def choose_deal(self) -> int:
-        """V1: a verified deal under the race's rules, from a random start."""
+        """V1: a verified deal under the race's rules (``deals``, else from a random start)."""
+        if self._choose is not None:
+            self.solution = None
+            return self._choose(self.table.rules)
         number, res = verified_deal(self._deals.randrange(MAX_DEAL), self.table.rules,
                                     self.verify_states)
         self.solution = res.moves
         return number
-
-    def start(self, deal: int | None = None) -> None:
-        """N3: start the race on ``deal`` (verified by the caller) or a fresh verified deal."""
-        self._act(self.table.start, self.choose_deal if deal is None else deal)
-
-    def again(self, deal: int | None = None) -> None:
-        """N11: a new race with the same players, each one seat along."""
-        self._act(self.table.again, self.choose_deal if deal is None else deal)
-
-    def change_settings(self) -> None:
-        self._act(self.table.change_settings)
-
-    def play(self, move: str) -> None:
-        self.tick()
-        self.table.move(HOST, move, self.clock())
-        self._changed()
-
-    def offer_draw(self) -> None:
-        self._act(self.table.offer_draw)
-
-    def answer_draw(self, accept: bool) -> None:
-        offer = self.table.offer["id"] if self.table.offer else 0
-        self._act(self.table.answer_draw, offer, accept)
-
-    def resign(self) -> None:
-        self._act(self.table.resign)

@@ -174,6 +174,23 @@ class Player:
     def resign(self) -> None:
         self._send(protocol.resign)
 
+    # the host's seat only (the table refuses them from anyone else: role/not_host)
+    def set_settings(self, draw: int, minutes: int | None) -> None:
+        """N4, in the lobby: draw 1 or 3; ``minutes`` None (to the last card) or 5, 10, 15."""
+        self._send(protocol.settings, draw, minutes)
+
+    def start(self) -> None:
+        """N3: deal a verified deal to everyone seated."""
+        self._send(protocol.start)
+
+    def again(self) -> None:
+        """N11: a new race, same players, one seat along."""
+        self._send(protocol.again)
+
+    def change_settings(self) -> None:
+        """N11: back to the lobby."""
+        self._send(protocol.change_settings)
+
     @property
     def standings(self) -> list[dict] | None:
         """The host's standings once the race is over (N4–N8), else None."""

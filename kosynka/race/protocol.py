@@ -25,7 +25,17 @@ kind            fields
 ``answer_draw`` ``pid``, ``offer`` (its id), ``accept`` (bool) — N7
 ``resign``      ``pid`` — N8
 ``sync``        ``pid``: "forget what I sent after your ack; send me my game"
+``settings``    ``pid``, ``draw``, ``minutes`` (``null``: to the last card) — N4,
+                the host's seat only, in the lobby
+``start``       ``pid`` — N3, the host's seat only (the host picks the deal, V1)
+``again``       ``pid`` — N11, the host's seat only
+``change_settings`` ``pid`` — N11, the host's seat only
 ==============  ==================================================================
+
+The host's own seat is a player like the others (over an in-memory link on the
+host's page, :meth:`Host.own_player <kosynka.race.host.Host.own_player>`): it
+sends the same messages, and the table's rules (``role/not_host``) keep the
+host's actions to it.
 
 Host → player (:data:`TO_PLAYER`). ``id`` is the table's state number (it grows
 with every change the host accepts), so a player keeps the newest ``view``.
@@ -55,9 +65,10 @@ from .table import NAME_MAX
 __all__ = ["VERSION", "TO_HOST", "TO_PLAYER", "TO_HOST_BYTES", "TO_PLAYER_BYTES",
            "parse_to_host", "parse_to_player", "digest", "dumps",
            "join", "ready", "move", "offer_draw", "answer_draw", "resign", "sync_request",
+           "settings", "start", "again", "change_settings",
            "welcome", "refuse", "view", "sync", "reject"]
 
-VERSION = 1
+VERSION = 2
 TO_HOST_BYTES = 1024           # a player's message is small: a name or a move
 TO_PLAYER_BYTES = 1 << 20      # a sync carries a whole move log
 
@@ -69,6 +80,10 @@ TO_HOST = Protocol("race", VERSION, {
     "answer_draw": {"pid": int, "offer": int, "accept": bool},
     "resign": {"pid": int},
     "sync": {"pid": int},
+    "settings": {"pid": int, "draw": int, "minutes": (int, None)},
+    "start": {"pid": int},
+    "again": {"pid": int},
+    "change_settings": {"pid": int},
 }, max_bytes=TO_HOST_BYTES)
 
 TO_PLAYER = Protocol("race", VERSION, {
@@ -124,6 +139,22 @@ def resign(id: int, pid: int) -> str:
 
 def sync_request(id: int, pid: int) -> str:
     return dumps(TO_HOST.build("sync", id, pid=pid))
+
+
+def settings(id: int, pid: int, draw: int, minutes: int | None) -> str:
+    return dumps(TO_HOST.build("settings", id, pid=pid, draw=draw, minutes=minutes))
+
+
+def start(id: int, pid: int) -> str:
+    return dumps(TO_HOST.build("start", id, pid=pid))
+
+
+def again(id: int, pid: int) -> str:
+    return dumps(TO_HOST.build("again", id, pid=pid))
+
+
+def change_settings(id: int, pid: int) -> str:
+    return dumps(TO_HOST.build("change_settings", id, pid=pid))
 
 
 def _check_join(m: dict) -> None:
@@ -191,7 +222,10 @@ def _check_sync(m: dict) -> None:
 
 
 VIEW_FIELDS = {"you": int, "phase": str, "race": int, "deal": (int, type(None)), "draw": int,
-               "players": list, "offer": (dict, type(None)), "standings": (list, type(None))}
+               "players": list, "offer": (dict, type(None)), "standings": (list, type(None)),
+               "can": dict}
+CAN = ("move", "resign", "offer", "answer", "ready", "settings", "start", "again",
+       "change_settings")
 ROW_FIELDS = {"pid": int, "seat": (int, type(None)), "status": str, "moves": int}
 
 
@@ -205,6 +239,8 @@ def _check_view(m: dict) -> None:
     v = m["view"]
     if not _fits(v, VIEW_FIELDS) or not all(_fits(r, ROW_FIELDS) for r in v["players"]):
         raise _bad("view", "a table view as Table.view makes it")
+    if set(v["can"]) != set(CAN) or not all(isinstance(x, bool) for x in v["can"].values()):
+        raise _bad("view", f"can is {{{', '.join(CAN)}}} of true/false")
     offer = v["offer"]
     if offer is not None and not (_fits(offer, {"id": int, "agreed": list})):
         raise _bad("view", "an offer has an id and who agreed")

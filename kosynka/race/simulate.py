@@ -44,22 +44,20 @@ TIME_LIMIT = 6 * 3600.0   # fake seconds: a safety stop, never reached by these 
 
 
 class _Bot:
-    """One seat's bot. ``side`` is the Host (seat 0) or a Player."""
+    """One seat's bot, playing through its :class:`Player` (the host's own seat
+    too: :meth:`Host.own_player`)."""
 
     def __init__(self, net: Network, side, pid: int, line: list[str], rng: random.Random,
                  style: str, pace: float, forge=None) -> None:
         self.net, self.side, self.pid, self.line = net, side, pid, line
         self.rng, self.style, self.pace, self.forge = rng, style, pace, forge
 
-    def view(self) -> dict | None:
-        return self.side.view() if isinstance(self.side, Host) else self.side.view
-
     def schedule(self) -> None:
         low, high = (0.5, 1.5) if self.style == "line" else (1.0, 3.0)
         self.net.at(self.net.now + self.rng.uniform(low, high) * self.pace, self.act)
 
     def act(self) -> None:
-        v = self.view()
+        v = self.side.view
         if v is None or v["phase"] != RACING:
             if v is None or v["phase"] == "lobby" or v["race"] == 0:
                 self.schedule()
@@ -121,8 +119,8 @@ def _forger(player: Player, links: dict, seat: int, players: int, rng: random.Ra
             lambda: P.move(n, pid, race + 1, rng.choice(legal), None),
             lambda: P.join(n, "x" * 20, pid, "f" * 16) + " " * P.TO_HOST_BYTES,
             lambda: "".join(chr(rng.randrange(32, 0x3000)) for _ in range(rng.randrange(1, 60))),
-            lambda: P.resign(n, pid).replace('"v":1', '"v":2'),
-            lambda: json.dumps({"v": 1, "id": n, "kind": "win", "pid": pid}),
+            lambda: P.resign(n, pid).replace(f'"v":{P.VERSION}', f'"v":{P.VERSION + 1}'),
+            lambda: json.dumps({"v": P.VERSION, "id": n, "kind": "win", "pid": pid}),
             lambda: P.join(n, "Again", pid, "0" * 16),     # a second join, or a wrong token
             lambda: P.resign(player.ack, pid),            # a replay: id already taken
         ]
@@ -140,6 +138,7 @@ def simulate(players: int = 2, kind: str = "last", draw: int = 1, seed: int = 0,
     — replaces the drops drawn from the seed."""
     net = Network(seed=seed, faults=faults)
     host = Host("Host", net.clock, seed=seed)
+    own = host.own_player()
     friends = [Player(f"Bot {i}", net.clock) for i in range(1, players)]
     links: dict[int, object] = {}
 
@@ -161,24 +160,23 @@ def simulate(players: int = 2, kind: str = "last", draw: int = 1, seed: int = 0,
     for seat in range(1, players):
         connect(seat)
     net.run(stop=lambda: all(f.pid is not None for f in friends))
-    host.set_settings(draw, KINDS[kind])
+    own.set_settings(draw, KINDS[kind])
     for f in friends:
         f.set_ready(True)
     net.run(stop=lambda: all(m.ready for m in host.table.seated() if m.pid != HOST))
-    host.start()
+    own.start()
     line = host.solution
 
     rng = random.Random(f"{seed}/bots")
     styles = ["line" if rng.random() < 0.5 else "random" for _ in range(players)]
     if "line" not in styles:
         styles[rng.randrange(players)] = "line"
-    sides = [host, *friends]
+    sides = [own, *friends]
     for seat, side in enumerate(sides):
         forge = None
         if seat == hostile:
             forge = _forger(side, links, seat, players, random.Random(f"{seed}/hostile"))
-        pid = HOST if seat == 0 else side.pid
-        bot = _Bot(net, side, pid, line, random.Random(f"{seed}/bot{seat}"), styles[seat],
+        bot = _Bot(net, side, side.pid, line, random.Random(f"{seed}/bot{seat}"), styles[seat],
                    rng.uniform(0.8, 1.6), forge)
         bot.schedule()
 
@@ -198,7 +196,7 @@ def simulate(players: int = 2, kind: str = "last", draw: int = 1, seed: int = 0,
         net.at(start + at + down_for, lambda s=seat: links[s].connected or connect(s))
 
     net.run(until=TIME_LIMIT)
-    views = {"host": host.view()["standings"]}
+    views = {"host": own.standings}
     views.update({str(f.pid): f.standings for f in friends})
     host_view = views["host"]
     return {

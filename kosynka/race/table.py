@@ -445,6 +445,26 @@ class Table:
                 self._fill_seats()
 
     # ----------------------------------------------------------- views
+    def can(self, pid: int) -> dict[str, bool]:
+        """What member ``pid`` may do now — the rules' own answer, for a
+        screen's buttons: ``move``, ``offer`` (a draw), ``answer`` (an offer to
+        them), ``resign``, ``ready`` (a seated friend in the lobby), and the
+        host's ``settings``, ``start``, ``again``, ``change_settings``."""
+        m = self.members.get(pid)
+        racing = self.phase == RACING and m is not None and m.status == "racing"
+        lobby, over, host = self.phase == LOBBY, self.phase == OVER, pid == HOST
+        friends = [f for f in self.seated() if f.pid != HOST]
+        return {
+            "move": racing, "resign": racing,
+            "offer": racing and self.offer is None,
+            "answer": racing and self.offer is not None and pid not in self.offer["agreed"],
+            "ready": lobby and not host and m is not None and m.seat is not None,
+            "settings": lobby and host,
+            "start": lobby and host and bool(friends) and all(f.ready for f in friends),
+            "again": over and host and len(self.seated()) >= 2,
+            "change_settings": over and host,
+        }
+
     def view(self, pid: int) -> dict:
         """What member ``pid`` is shown (N2): everyone's counters, no one's
         cards — until the race is over, when every table is shown."""
@@ -457,7 +477,7 @@ class Table:
             players.append(row)
         over = self.phase == OVER
         return {
-            "you": pid, "phase": self.phase, "race": self.race, "deal": self.deal,
+            "you": pid, "phase": self.phase, "can": self.can(pid), "race": self.race, "deal": self.deal,
             "draw": self.draw, "minutes": self.minutes,
             "clock": (None if self.started_at is None
                       else (self.ended_at if over else self.now) - self.started_at),

@@ -98,7 +98,7 @@ class LobbySheets:
             for spec in specs))
 
     def render_lobby(self, v: dict) -> None:
-        is_host = self.host is not None
+        can = v["can"]
         me = next((p for p in v["players"] if p["pid"] == v["you"]), None)
         document.body.dataset.race = "lobby" if me and me["seat"] is not None else "watching"
         rows = []
@@ -123,23 +123,22 @@ class LobbySheets:
                             h("small", None, f" ({self.tr('race_you_mark')})") if p["pid"] == v["you"] else None),
                           h("span", {"class": "mark"}, ", ".join(marks) + score)))
         parts = [h("h2", None, self.tr("race_title") + " · " + self.table_name())]
-        if is_host:
+        if can["settings"]:
             parts += [self.name_field(), self.settings_rows(v)]
         else:
             parts += [h("p", {"class": "settings"}, self.settings_label(v["draw"], v["minutes"]))]
         parts.append(h("ul", {"class": "seats"}, *rows))
-        if is_host:
+        if self.links is not None:
             parts += self.invite_parts()
-            friends = [p for p in v["players"] if p["seat"] is not None and not p["host"]]
-            can_start = bool(friends) and all(p["ready"] for p in friends)
+        if can["settings"]:
             parts.append(self.buttons(("leave", "race_leave"),
-                                      ("start", "race_start", {"disabled": not can_start})))
+                                      ("start", "race_start", {"disabled": not can["start"]})))
         else:
             ready = bool(me and me["ready"])
-            seated = bool(me and me["seat"] is not None)
             parts.append(self.buttons(
                 ("leave", "race_leave"),
-                ("ready", "race_ready", {"aria-pressed": "true" if ready else "false"}) if seated else None))
+                ("ready", "race_ready", {"aria-pressed": "true" if ready else "false"})
+                if can["ready"] else None))
         self.fill_sheet(*parts)
 
     def table_name(self) -> str:

@@ -2,10 +2,13 @@
 friend's join screen (their sheets: ``web.race.lobby``), the hand-over tab, and the
 race itself (``web.race.screen``).
 
-The host's page runs ``kosynka.race.Host`` (the truth of the race); a friend's page
-runs a ``kosynka.race.Player``; every message between them goes over a WebRTC link
-(``web.race.rtc``) and through the race protocol's checks. This module only shows
-what they hold and hands them the player's actions.
+Every page at a table runs a ``kosynka.race.Player`` for its own seat and shows
+what it holds: one path, whoever the page is. The host's page also runs
+``kosynka.race.Host`` (the truth of the race), whose own seat is that page's
+``Player`` over an in-memory link (``Host.own_player``); a friend's ``Player``
+talks to the host over a WebRTC link (``web.race.rtc``), through the same
+protocol checks. What only the host's page does is the table's life: its links and
+invites, its timers (``Host.tick``), and asking before it closes.
 
 Routes (the URL fragment, read at start-up and on ``hashchange``, then cleared so
 a reload does not reopen an old invite):
@@ -58,7 +61,7 @@ import js
 
 from kosynka.position import IllegalMoveError, InvalidMoveError
 from kosynka.race import Host, Player, RaceError
-from kosynka.race.table import LOBBY, NAME_MAX, RACING, check_name
+from kosynka.race.table import GRACE, LOBBY, NAME_MAX, RACING, check_name
 
 from web.dom import SOLO_PAGE, document, nil, window
 from web.i18n import t
@@ -72,7 +75,6 @@ STUN_KEY = "kosynka.race.stun"
 SETTINGS_KEY = "kosynka.race.settings"
 SPEED_KEY = "kosynka.race.test_speed"
 SEAT_KEY = "kosynka.race.seat"      # sessionStorage: the friend's way back (N9)
-GRACE_S = 60
 
 
 class RacePage(LobbySheets):
@@ -82,8 +84,8 @@ class RacePage(LobbySheets):
         self.app = app
         self.mode: str | None = None          # host | friend | handover | error
         self.links: net.HostLinks | None = None
-        self.host: Host | None = None
-        self.player: Player | None = None
+        self.host: Host | None = None         # the table, on the host's page only
+        self.player: Player | None = None     # our own seat, on every page at a table
         self.invite: Invite | None = None     # the friend's invite
         self.reply_url: str | None = None
         self.open_invites: list[str] = []     # the host's invite links not yet answered
@@ -203,11 +205,7 @@ class RacePage(LobbySheets):
         return self._screen
 
     def view(self) -> dict | None:
-        if self.host is not None:
-            return self.host.view()
-        if self.player is not None:
-            return self.player.view
-        return None
+        return self.player.view if self.player is not None else None
 
     # ------------------------------------------------------------ routes
     def route(self, fragment: str) -> bool:
@@ -283,13 +281,18 @@ class RacePage(LobbySheets):
             self._speed, self._t0, self._p0 = 1.0, 0.0, float(js.performance.now()) / 1000
             self.links = net.HostLinks(self.attach, _get("localStorage", STUN_KEY) or "")
             self.links.listen()
-            self.host = Host(self.my_name(), self.clock)
-            self.host.on_change = self.changed
-            s = self.settings
-            self.host.set_settings(s["draw"], s["minutes"])
+            self.new_table()
             self._ticking()
         self._solo(pause=True)
         self.render()
+
+    def new_table(self) -> None:
+        """The host's table and our own seat at it, with the remembered settings."""
+        self.host = Host(self.my_name(), self.clock)
+        self.player = self.host.own_player()
+        self.player.on_change = self.changed
+        s = self.settings
+        self.player.set_settings(s["draw"], s["minutes"])
 
     def attach(self, link) -> None:
         """A friend's link opened: the host takes it (newcomer or comeback)."""
@@ -299,8 +302,7 @@ class RacePage(LobbySheets):
         self.changed()
 
     async def make_invite(self) -> None:
-        host = self.host
-        s = host.view()
+        s = self.view()
         inv = await self.links.invite(self.my_name(), s["draw"], s["minutes"])
         url = signal.link(str(window.location.href), inv)
         self.open_invites = [url]  # the panel shows the newest invite
@@ -325,24 +327,21 @@ class RacePage(LobbySheets):
 
     def rename_host(self) -> None:
         """The host typed a new name: a table nobody has joined yet starts anew."""
-        if self.host is not None and len(self.host.view()["players"]) == 1:
-            old = self.host
-            self.host = Host(self.my_name(), self.clock)
-            self.host.on_change = self.changed
-            v = old.view()
-            self.host.set_settings(v["draw"], v["minutes"])
+        if self.host is not None and len(self.host.table.members) == 1:
+            self.new_table()
             self.render()
 
-    def start(self) -> None:
-        self._test_speed()
-        self.act(self.host.start)
-
     def act(self, fn, *args) -> None:
-        """Do an action of the race; one the rules refuse is said in a toast."""
+        """Do an action of the race; one the rules refuse (here, or by the host:
+        the host's own seat hears at once) is said in a toast."""
+        refused = len(self.player.rejects)
         try:
             fn(*args)
         except RaceError as e:
             self.app.toast(e.detail, 3000)
+            return
+        if len(self.player.rejects) > refused:
+            self.app.toast(self.player.rejects[-1]["detail"], 3000)
 
     # ------------------------------------------------------------ friend
     def open_invite(self, invite: Invite) -> None:
@@ -406,15 +405,12 @@ class RacePage(LobbySheets):
 
     # ------------------------------------------------------------ moves from the table
     def play(self, move: str) -> bool:
-        """The own table's input made ``move``: the host's copy, or the player's game
-        sent to the host. False (nothing changes) if it is refused."""
+        """The own table's input made ``move``: our game, sent to the host. False
+        (nothing changes) if it is refused."""
+        if self.player is None:
+            return False
         try:
-            if self.host is not None:
-                self.host.play(move)
-            elif self.player is not None:
-                self.player.play(move)
-            else:
-                return False
+            self.player.play(move)
         except (RaceError, IllegalMoveError, InvalidMoveError):
             return False
         if self._screen is not None:
@@ -422,17 +418,15 @@ class RacePage(LobbySheets):
         return True
 
     def game(self):
-        if self.host is not None:
-            return self.host.game
         return self.player.game if self.player is not None else None
 
     # ------------------------------------------------------------ time and repaint
     def tick(self) -> None:
-        if self.host is not None:
+        if self.host is not None:       # the table's timers (N6, N9)
             self.host.tick()
-        elif self.player is not None:
+        if self.player is not None:
             self.player.tick()
-            if self.lost_at is not None and self.clock() - self.lost_at > GRACE_S:
+            if self.lost_at is not None and self.clock() - self.lost_at > GRACE:
                 self.lost_at = None
                 if self._screen is not None:
                     self._screen.host_gone()
@@ -460,8 +454,8 @@ class RacePage(LobbySheets):
         self.cover()
 
     def _render(self, v: dict | None) -> None:
-        if self.mode == "host" or (self.mode == "friend" and v is not None):
-            if v is not None and v["phase"] != LOBBY:
+        if v is not None:
+            if v["phase"] != LOBBY:
                 self.screen.show(v)
                 if self.open_invites:  # the host invites during a race: a comeback, a spectator
                     self.fill_sheet(h("h2", None, self.tr("race_invite")), *self.invite_parts(),
@@ -489,10 +483,10 @@ class RacePage(LobbySheets):
     def on_click(self, ev) -> None:
         target = ev.target
         setter = target.closest("[data-set]")
-        if not nil(setter) and self.host is not None:
+        if not nil(setter) and self.player is not None:
             self.settings[str(setter.dataset.set)] = json.loads(str(setter.dataset.value))
             _set("localStorage", SETTINGS_KEY, json.dumps(self.settings))
-            self.act(self.host.set_settings, self.settings["draw"], self.settings["minutes"])
+            self.act(self.player.set_settings, self.settings["draw"], self.settings["minutes"])
             return
         btn = target.closest("[data-action]")
         if nil(btn) or btn.disabled:
@@ -501,7 +495,7 @@ class RacePage(LobbySheets):
 
     def action(self, action: str, btn=None) -> None:
         """A button of the race screens (lobby, join, race table, results)."""
-        host, player = self.host, self.player
+        player = self.player
         if action == "invite" and self.links is not None:
             if btn is not None:
                 btn.disabled = True
@@ -515,8 +509,9 @@ class RacePage(LobbySheets):
         elif action == "ready" and player is not None:
             me = next((p for p in player.view["players"] if p["pid"] == player.pid), None)
             self.act(player.set_ready, not (me and me["ready"]))
-        elif action == "start" and host is not None:
-            self.start()
+        elif action in ("start", "again") and player is not None:
+            self._test_speed()
+            self.act(player.start if action == "start" else player.again)
         elif action == "copy-link":
             self.copy(btn)
         elif action == "share-link":
@@ -525,18 +520,15 @@ class RacePage(LobbySheets):
                 js.navigator.share(js.Object.fromEntries([["url", url]]))
             except Exception:
                 pass
-        elif action == "resign":
+        elif action == "resign" and player is not None:
             self.app.dialogs.ask(self.app.lang, self.tr("race_resign_q"),
-                                 lambda: self.act((host or player).resign))
-        elif action == "offer-draw":
-            self.act((host or player).offer_draw)
-        elif action in ("accept-draw", "decline-draw"):
-            self.act((host or player).answer_draw, action == "accept-draw")
-        elif action == "again" and host is not None:
-            self._test_speed()
-            self.act(host.again)
-        elif action == "change-settings" and host is not None:
-            self.act(host.change_settings)
+                                 lambda: self.act(player.resign))
+        elif action == "offer-draw" and player is not None:
+            self.act(player.offer_draw)
+        elif action in ("accept-draw", "decline-draw") and player is not None:
+            self.act(player.answer_draw, action == "accept-draw")
+        elif action == "change-settings" and player is not None:
+            self.act(player.change_settings)
         elif action == "close-links":
             self.open_invites = []
             self.render()
@@ -546,9 +538,13 @@ class RacePage(LobbySheets):
             self._forget_and_leave()
 
     def _racing(self) -> bool:
+        """Leaving now would cost a race: ours, or the others' (the table is here)."""
         v = self.view()
-        return v is not None and v["phase"] == RACING and (
-            self.host is not None or self.screen.outcome() == "running")
+        return v is not None and v["phase"] == RACING and (v["can"]["resign"] or self.holds_others())
+
+    def holds_others(self) -> bool:
+        """This page is the table of someone else: closing it ends their race."""
+        return self.host is not None and len(self.host.table.members) > 1
 
     def _forget_and_leave(self) -> None:
         _set("sessionStorage", SEAT_KEY, None)
@@ -571,8 +567,7 @@ class RacePage(LobbySheets):
 
     def on_beforeunload(self, ev) -> None:
         """The host's page holds the race: ask before it goes (the friends would lose it)."""
-        v = self.host.view() if self.host is not None else None
-        if v is not None and len(v["players"]) > 1:
+        if self.holds_others():
             ev.preventDefault()
             ev.returnValue = ""
 

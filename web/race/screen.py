@@ -130,8 +130,7 @@ class RaceScreen:
         return None if v is None else next((p for p in v["players"] if p["pid"] == v["you"]), None)
 
     def locked(self) -> bool:
-        me = self.me()
-        return not (self.v and self.v["phase"] == RACING and me and me["status"] == "racing")
+        return not (self.v and self.v["can"]["move"])
 
     def outcome(self) -> str:
         """``body[data-race]``: running, won, lost, draw or watching."""
@@ -269,13 +268,12 @@ class RaceScreen:
 
     def show_panel(self) -> None:
         tr = self.page.tr
-        racing = not self.locked()
-        offer_open = bool(self.v["offer"])
-        buttons = [h("button", {"type": "button", "data-action": "resign", "disabled": not racing},
+        can = self.v["can"]
+        buttons = [h("button", {"type": "button", "data-action": "resign", "disabled": not can["resign"]},
                      tr("race_resign")),
                    h("button", {"type": "button", "data-action": "offer-draw",
-                                "disabled": not racing or offer_open}, tr("race_offer"))]
-        if self.page.host is not None:
+                                "disabled": not can["offer"]}, tr("race_offer"))]
+        if self.page.links is not None:
             buttons.append(h("button", {"type": "button", "data-action": "invite"}, tr("race_invite")))
         buttons.append(h("button", {"type": "button", "data-action": "leave"}, tr("race_leave")))
         fill(self.panel, *buttons)
@@ -311,15 +309,15 @@ class RaceScreen:
         names = {str(s["pid"]): s["name"] for s in v["standings"]}
         minis = [mini_table(int(pid), names.get(pid, "?"), pos)
                  for pid, pos in (v["tables"] or {}).items()]
-        if self.page.host is not None:
-            buttons = self.page.buttons(("leave", "race_leave"),
-                                        ("change-settings", "race_change_settings"), ("again", "race_again"))
-        else:
-            buttons = self.page.buttons(("leave", "race_leave"))
+        can = v["can"]
+        buttons = self.page.buttons(
+            ("leave", "race_leave"),
+            ("change-settings", "race_change_settings") if can["change_settings"] else None,
+            ("again", "race_again") if can["again"] else None)
         fill(self.results,
              h("h2", {"data-outcome": outcome, "id": "race-outcome"}, tr(head)),
              h("table", {"class": "standings"}, *rows),
-             None if self.page.host is not None else h("p", {"class": "help"}, tr("race_wait_host")),
+             None if can["change_settings"] else h("p", {"class": "help"}, tr("race_wait_host")),
              h("p", {"class": "error"}, tr("race_host_gone")) if self.gone else None,
              h("div", {"class": "minis"}, *minis), buttons)
         self.results_root.hidden = False
