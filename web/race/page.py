@@ -143,6 +143,7 @@ class RacePage(LobbySheets):
         self.way: str | None = None           # the host's: wait, relay, links
         self.ice_error: str | None = None     # ice/… of a setting that was refused
         self.ice_saved: str | None = None     # the words said after a setting was saved
+        self.turn_draft: tuple | None = None  # a TURN server typed but refused: shown again
         self.join_at: float | None = None     # a friend pressed Join (real s)
         self.unreachable = False
         self.no_addresses = False             # the last invite had no address at all
@@ -481,6 +482,8 @@ class RacePage(LobbySheets):
         _set("sessionStorage", SEAT_KEY, json.dumps({"code": signal.encode(t)}))
         self.render()
         await self.room.open()
+        self.room.reconnect(until=lambda: self.view() is not None or self.unreachable,
+                            pauses=net.JOIN_AGAIN_S, repeat=False)
 
     def _host_link(self, link) -> None:
         """A (new) link to the host's page opened: our seat talks over it."""
@@ -565,14 +568,14 @@ class RacePage(LobbySheets):
 
     def _friend_status(self, inner):
         def status(s: str) -> None:
-            if s != "open" and self.lost_at is None:
-                self.say(self.tr("race_me_lost"))
-                if isinstance(self.room, net.FriendRoom):   # back by itself (N9)
-                    asyncio.ensure_future(self.room.reconnect(until=self._gave_up))
             if s == "open":
                 self.lost_at = None
-            elif self.lost_at is None:
-                self.lost_at = real_s()
+            else:
+                if self.lost_at is None:   # (it may be set already: the path went first)
+                    self.lost_at = real_s()
+                    self.say(self.tr("race_me_lost"))
+                if isinstance(self.room, net.FriendRoom):   # back by itself (N9)
+                    self.room.reconnect(until=self._gave_up)
             inner(s)
             self.changed()
         return status
@@ -677,6 +680,13 @@ class RacePage(LobbySheets):
             if way != self.way:          # a relay answered, or the last one went
                 self.way = way
                 self.changed()
+        link = self.player.link if self.player is not None and self.host is None else None
+        if link is not None and link.connected and hasattr(link, "steady"):
+            if not link.steady and self.lost_at is None:   # the path is gone: say so at once
+                self.lost_at = real_s()
+                self.say(self.tr("race_me_lost"))
+            elif link.steady and self.lost_at is not None:  # back by itself (ICE recovered)
+                self.lost_at = None
         if (isinstance(self.room, net.FriendRoom) and self.join_at is not None and not self.unreachable
                 and self.view() is None and real_s() - self.join_at > JOIN_WAIT_S):
             self.unreachable = True       # say why it may be, offer Try again
@@ -850,8 +860,10 @@ class RacePage(LobbySheets):
                 servers.append(ice.check_server({"urls": url, "username": user, "credential": cred}))
             except ice.IceError as e:
                 self.ice_error, self.ice_saved = e.code, None
+                self.turn_draft = (url, user, cred)    # what was typed stays to be mended
                 self.render()
                 return
+        self.turn_draft = None
         self.save_net(servers)
 
     def copy(self, btn) -> None:
@@ -889,7 +901,7 @@ class RacePage(LobbySheets):
         self.links = self.host = self.player = self.invite = self.reply_url = self._told = None
         self.room = self.table_link = self.way = self.join_at = self.counted_out_race = None
         self._claimed = None
-        self.unreachable, self.no_addresses, self.ice_saved = False, False, None
+        self.unreachable, self.no_addresses, self.ice_saved, self.turn_draft = False, False, None, None
         self.open_invites = []
         self.mode = self._interval = self.lost_at = None
         if self._screen is not None:

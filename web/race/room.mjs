@@ -16,12 +16,20 @@
 //   announces every 60 s once settled; a fresh join announces at once).
 // - relaysOpen(): how many of this room's relays have an open WebSocket (the
 //   lobby says which way is in use, and falls back to the links-only way when
-//   none answers).
+//   none answers); relaysDown(): every one of them has refused or closed.
 
 import { joinRoom, selfId, getRelaySockets } from "@trystero-p2p/nostr";
 import { Channel } from "./rtc.mjs";
 
 const APP_ID = "kosynka-race-1";
+// Rooms leave one after the other and a new one joins once they have: Trystero's
+// pool of ready offers lives while any room is joined, and is made with the ICE
+// servers of the room that made it — a room joined before the last one has left
+// would make its offers with the old servers (a TURN server just typed unused).
+let settled = Promise.resolve();
+const LEAVE_MS = 2000;     // a leave that waits on a dead channel does not hold the next join
+const leave = (room) => room && Promise.race([
+  room.leave().catch(() => {}), new Promise((res) => setTimeout(res, LEAVE_MS))]);
 
 class RoomPeer extends Channel {
   constructor(room, id) {
@@ -57,7 +65,8 @@ export class Room {
     this.trystero = null;
     this.action = null;
     this.joins = 0;
-    this._join();
+    this.closed = false;
+    settled = settled.then(() => this.closed || this._join());
   }
 
   _join() {
@@ -98,21 +107,30 @@ export class Room {
     return this.relays.filter((u) => sockets[u] && sockets[u].readyState === 1).length;
   }
 
-  async rejoin() {
+  // every relay refused or lost the connection (none is open or connecting)
+  relaysDown() {
+    const sockets = getRelaySockets();
+    return this.relays.every((u) => sockets[u] && sockets[u].readyState === 3);
+  }
+
+  rejoin() {
     const old = this.trystero;
     this.trystero = null;
     for (const peer of [...this.peers.values()]) peer._drop();
-    if (old) await old.leave().catch(() => {});
-    if (this.closed) return;
-    this._join();
+    settled = settled.then(async () => {
+      await leave(old);
+      if (!this.closed) this._join();
+    });
+    return settled;
   }
 
-  async close() {
+  close() {
     this.closed = true;
     for (const peer of [...this.peers.values()]) peer.close();
     const old = this.trystero;
     this.trystero = null;
-    if (old) await old.leave().catch(() => {});
+    settled = settled.then(() => leave(old));
+    return settled;
   }
 }
 
