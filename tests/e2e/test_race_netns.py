@@ -23,6 +23,7 @@ import json
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -34,6 +35,7 @@ from racekit import Seat, play, ready, room_state, start, wait_race
 from tools import relay as relay_tool
 
 APP_PORT = 8000
+SHOTS = Path(__file__).resolve().parent / "shots"
 MDNS_ON = [a for a in CHROMIUM_ARGS if "WebRtcHideLocalIpsWithMdns" not in a]
 RESULTS: dict[str, str] = {}      # network shape → connected or not (printed as a figure)
 
@@ -168,6 +170,8 @@ def test_cuts_of_the_friends_router_in_one_race(net, seats):
         t_cut = time.perf_counter()
         friend.page.wait_for_selector("[data-race-note=lost]", timeout=cut * 1000 + 15_000)
         noticed = time.perf_counter() - t_cut
+        if cut == 10:
+            friend.page.screenshot(path=str(SHOTS / "race-net-reconnecting-360x640.png"))
         play(friend, ["D"])             # made on the friend's own table during the cut
         moves += 1
         time.sleep(max(0.0, cut - (time.perf_counter() - t_cut)))  # the cut's length (not a sync)
@@ -211,6 +215,7 @@ def test_symmetric_nat_needs_turn_and_says_so(net, seats):
     said = time.perf_counter() - t0
     assert said < 20, said
     assert "TURN" in friend.page.text_content("#race [data-conn=unreachable]")
+    friend.page.screenshot(path=str(SHOTS / "race-net-unreachable-360x640.png"))
     # the host types a TURN server (a wrong one first: a clear message, nothing kept)
     p = host.page
     p.click("#race details.net summary")

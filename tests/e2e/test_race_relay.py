@@ -104,6 +104,13 @@ def test_four_players_one_link_a_new_tab_and_a_race(players):
     print(f"\nFIGURE table link {len(url)} chars ({len(url) - len(host.page.url.split('#')[0])}"
           f" after the app address), QR version {qr}")
     shots(host, "lobby")
+    host.page.click("#race details.net summary")     # what is asked of whom, in words
+    host.page.locator("#race details.net").scroll_into_view_if_needed()
+    said = host.page.text_content("#race details.net")
+    assert "127.0.0.1" in said                     # the relay in use is named (ice = [] here:
+    assert host.page.get_attribute("#race [data-field=net]", "aria-label")  # same Wi-Fi only)
+    shots(host, "connection")
+    host.page.click("#race details.net summary")
     friends = [players(n) for n in ("Bohdan", "Vira", "Hanna")]
     times = []
     for pid, f in enumerate(friends, 1):

@@ -287,7 +287,7 @@ class RacePage(LobbySheets):
             if self.mode == "host":
                 self.show_error(CodeError("link/kind", ""), "invite")
             elif not (self.table_link == item and self.player is not None):
-                self.open_table(item)   # the same link again at the same table changes nothing
+                self.open_invite(item)   # the same link again at the same table changes nothing
         elif isinstance(item, Invite):
             if self.mode == "host":
                 self.show_error(CodeError("link/kind", ""), "invite")
@@ -447,21 +447,18 @@ class RacePage(LobbySheets):
             self.app.toast(self.player.rejects[-1]["detail"], 3000)
 
     # ------------------------------------------------------------ friend
-    def open_invite(self, invite: Invite) -> None:
+    def open_invite(self, item: Invite | Table) -> None:
+        """The friend's join screen for an invite (links-only) or a table link."""
         self.leave()
         self.mode = "friend"
-        self.invite = invite
+        if isinstance(item, Table):
+            self.table_link = item
+        else:
+            self.invite = item
         self._solo(pause=True)
         self.render()
-
-    def open_table(self, t: Table) -> None:
-        self.leave()
-        self.mode = "friend"
-        self.table_link = t
-        self._solo(pause=True)
-        self.render()
-        if self.seat_of(t.table) is not None:   # our seat, from another tab: back at once
-            asyncio.ensure_future(self.join_table())
+        if isinstance(item, Table) and self.seat_of(item.table) is not None:
+            asyncio.ensure_future(self.join_table())   # our seat, from another tab: back at once
 
     def friend_servers(self, t: Table) -> list[dict]:
         """The host's ICE servers, and a TURN server of the friend's own if they set one."""
