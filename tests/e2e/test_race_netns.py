@@ -10,7 +10,9 @@ the test's DNS with coturn's address).
   race goes on after the first two (the friend's moves reach the host, no link
   handed over), the third counts the friend out and both pages agree on the result;
 - symmetric NAT with the defaults: the friend is told within 15 s why it fails and
-  what can help; with a TURN server typed in the host's Connection section: connected.
+  what can help; with a TURN server typed in the host's Connection section: connected;
+- no network at all: the lobby offers the links-only way, and an invite made then
+  says at once that it has no address.
 
 Needs root and ``ip``, ``iptables``, ``turnserver``, ``dnsmasq`` (``./run-tests``
 installs them); where namespaces cannot be made the module says why in one line
@@ -236,3 +238,22 @@ def test_symmetric_nat_needs_turn_and_says_so(net, seats):
     RESULTS["symmetric + TURN typed"] = "connected" if took is not None else "not connected"
     assert took is not None, (room_state(friend), room_state(host))
     print(f"\nFIGURE symmetric NAT, TURN typed: Join → seated {took:.2f} s")
+
+
+def test_with_no_network_the_lobby_says_so(net, seats):
+    """Items 2 and 4: a device with no network at all: no relay answers, so the lobby
+    offers the links-only way by itself; an invite made then has no address in it,
+    and the page says so at once instead of showing a link that reaches nobody."""
+    _, friend = seats
+    net.unplug(2, True)
+    try:
+        p = friend.page
+        p.evaluate("globalThis.kosynkaPyodide.globals.get('app').race.leave()")
+        p.click("[data-action=settings]")
+        p.click("#sheet [data-action=race]")
+        p.wait_for_selector("#race[data-way=links] [data-action=invite]", timeout=15_000)
+        p.click("#race [data-action=invite]")
+        p.wait_for_selector("#race [data-no-addresses]", timeout=15_000)
+        p.screenshot(path=str(SHOTS / "race-net-no-network-360x640.png"))
+    finally:
+        net.unplug(2, False)

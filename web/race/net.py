@@ -249,16 +249,26 @@ class FriendRoom(_Room):
 
     def reconnect(self, until: Callable[[], bool], pauses: tuple = REJOIN_S,
                   repeat: bool = True) -> None:
-        """Join again after each of ``pauses`` (the last one repeated if ``repeat``)
-        until a link to the host is open, or ``until()`` says to stop (the page gave
-        up, or left). A new call replaces the one under way."""
+        """Join again after each of ``pauses`` (the last one repeated if ``repeat``),
+        or as soon as a relay whose connection had closed is back, until a link to
+        the host is open, or ``until()`` says to stop (the page gave up, or left). A
+        new call replaces the one under way."""
         if self._task is not None and not self._task.done():
             self._task.cancel()
         self._task = asyncio.ensure_future(self._retry(until, pauses, repeat))
 
     async def _retry(self, until, pauses, repeat) -> None:
         for i in range(10_000 if repeat else len(pauses)):
-            await asyncio.sleep(pauses[min(i, len(pauses) - 1)])
+            end = time.monotonic() + pauses[min(i, len(pauses) - 1)]
+            was = self.relays_open()
+            while time.monotonic() < end:
+                await asyncio.sleep(0.25)
+                if self.closed or self.linked or until():
+                    return
+                now = self.relays_open()
+                if now > was:   # a relay is back (its connection had closed): announce now
+                    break
+                was = now
             if self.closed or self.linked or until():
                 return
             await self.rejoin()

@@ -883,6 +883,9 @@ class RacePage(LobbySheets):
         if self.holds_others():
             ev.preventDefault()
             ev.returnValue = ""
+            # Trystero leaves its rooms on beforeunload, even when the player then
+            # stays: not this page's room while it holds a race (ours runs first)
+            ev.stopImmediatePropagation()
 
     def leave(self) -> None:
         if self.room is not None:
