@@ -249,6 +249,10 @@ def test_with_no_network_the_lobby_says_so(net, seats):
     try:
         p = friend.page
         p.evaluate("globalThis.kosynkaPyodide.globals.get('app').race.leave()")
+        # a relay this page has no connection to yet (one opened before going offline
+        # stays "open" in the browser until TCP gives up, as on a real device)
+        p.evaluate("u => localStorage.setItem('kosynka.race.relays', JSON.stringify([u]))",
+                   net.relay.rsplit(":", 1)[0] + ":8001")
         p.click("[data-action=settings]")
         p.click("#sheet [data-action=race]")
         p.wait_for_selector("#race[data-way=links] [data-action=invite]", timeout=15_000)
@@ -257,3 +261,5 @@ def test_with_no_network_the_lobby_says_so(net, seats):
         p.screenshot(path=str(SHOTS / "race-net-no-network-360x640.png"))
     finally:
         net.unplug(2, False)
+        friend.page.evaluate("u => localStorage.setItem('kosynka.race.relays', JSON.stringify([u]))",
+                             net.relay)
