@@ -30,18 +30,20 @@ host's answers:
 
 from __future__ import annotations
 
-from typing import Callable
+from collections import deque
+from typing import Any, Callable
 
 from ..game import Game
 from ..messages import MessageError
 from ..position import IllegalMoveError, InvalidMoveError, Position, Rules
 import kosynka.race.protocol as protocol
-from .table import RACING, RaceError, progress
+from .table import EVENTS_KEPT, GRACE, RACING, RaceError, progress
 from .transport import OPEN, Link
 
-__all__ = ["Player", "JOIN_AGAIN_S"]
+__all__ = ["Player", "JOIN_AGAIN_S", "REJECTS_KEPT"]
 
 JOIN_AGAIN_S = 2.0
+REJECTS_KEPT = 20       # our own refused messages kept in Player.rejects (all are counted)
 
 
 def _ignore(*_args) -> None:
@@ -62,7 +64,12 @@ class Player:
         self.race = 0
         self.ack = 0                        # our last message the host accepted
         self.error: str | None = None       # why the host refused us ("update Kosynka")
-        self.rejects: list[dict] = []       # our own messages the host refused
+        self.error_code: str | None = None  # its code: msg/version, name/bad, table/full,
+                                            # table/left (removed, or away too long), host/broken
+        self.rejects: deque[dict[str, Any]] = deque(maxlen=REJECTS_KEPT)  # our refused messages
+        self.refusals = 0                   # how many of our messages the host refused
+        self.events: deque[dict[str, Any]] = deque(maxlen=EVENTS_KEPT)   # news not yet taken
+        self.lost_at: float | None = None   # when our link to the host went down
         self.on_change: Callable[[], None] = _ignore
         self._id = 0                        # our last message id
         self._pending: list[dict] = []      # not yet acknowledged: {id, text, digest, move, race, via}
@@ -70,6 +77,7 @@ class Player:
         self._awaiting = None               # id of the join/sync whose answer we wait for
         self._join_at: float | None = None  # when our unanswered join was sent
         self._reissue: list[dict] = []      # actions to make again once the sync is in
+        self._event_n = 0                   # the newest event we have had
 
     # ----------------------------------------------------------- link
     def connect(self, link: Link) -> None:
@@ -78,12 +86,28 @@ class Player:
         link.on_message = self._receive
         link.on_status = self._status
         if link.connected:
+            self.lost_at = None
             self._join()
 
     def _status(self, status: str) -> None:
         if status == OPEN:
+            self.lost_at = None
             self._join()
+        elif self.lost_at is None:
+            self.lost_at = self.clock()
         self.on_change()
+
+    @property
+    def host_gone(self) -> bool:
+        """Our link has been down past the grace (N9): the host's table is gone
+        for us (the host counts us out then, too)."""
+        return self.lost_at is not None and self.clock() - self.lost_at > GRACE
+
+    def take_events(self) -> list[dict[str, Any]]:
+        """The table's events we have not shown yet (``Table`` docs), oldest first."""
+        out = list(self.events)
+        self.events.clear()
+        return out
 
     @property
     def connected(self) -> bool:
@@ -141,14 +165,17 @@ class Player:
     @property
     def racing(self) -> bool:
         me = self._me()
-        return (self.game is not None and self.view["phase"] == RACING
+        return (self.game is not None and self.view is not None and self.view["phase"] == RACING
                 and me is not None and me["status"] == "racing")
 
     def play(self, move: str) -> None:
-        """Make a move on our game and send it. Raises RaceError (``race/…``,
+        """Make a move on our game and send it. Raises RaceError (``race/wait``:
+        the table's view has not come yet; ``race/out``: not racing by it;
         ``move/undo``) or IllegalMoveError/InvalidMoveError; then nothing is sent."""
         if move == "U":
             raise RaceError("move/undo", "no undo in a race (N10)")
+        if self.view is None:
+            raise RaceError("race/wait", "the table's view has not come yet")
         if not self.racing:
             raise RaceError("race/out", "not racing now")
         self._move(move)
@@ -191,6 +218,10 @@ class Player:
         """N11: back to the lobby."""
         self._send(protocol.change_settings)
 
+    def remove(self, who: int) -> None:
+        """In the lobby: ``who`` leaves the table."""
+        self._send(protocol.remove, who)
+
     @property
     def standings(self) -> list[dict] | None:
         """The host's standings once the race is over (N4–N8), else None."""
@@ -202,21 +233,21 @@ class Player:
             msg = protocol.parse_to_player(text)
         except MessageError as e:
             if e.code == "msg/version":
-                self.error = e.detail
+                self.error, self.error_code = e.detail, e.code
                 self.on_change()
             return
         getattr(self, "_on_" + msg["kind"])(msg)
         self.on_change()
 
     def _on_refuse(self, msg: dict) -> None:
-        self.error = msg["detail"]
+        self.error, self.error_code = msg["detail"], msg["code"]
         self._join_at = None              # answered: not seated (asking again changes nothing)
 
     def _on_welcome(self, msg: dict) -> None:
         if msg["pid"] != self.pid:        # a seat of our own (new, or the old one expired)
             self.pid, self._pending, self._reissue = msg["pid"], [], []
-            self.game, self.race = None, 0
-        self.token, self.error = msg["token"], None
+            self.game, self.race, self._event_n = None, 0, 0
+        self.token, self.error, self.error_code = msg["token"], None, None
         self._acked(msg["ack"])
         # a comeback after a reload remembers only pid and token: our ids go on
         # after the host's last ack, or the host would take them for duplicates
@@ -238,6 +269,7 @@ class Player:
                          else self._replay(msg["deal"], msg["draw"], msg["log"]))
         except (IllegalMoveError, InvalidMoveError, ValueError) as e:
             self.game, self.error = None, f"the host sent an impossible game: {e}"
+            self.error_code = "host/broken"
             return
         for i, p in enumerate(self._pending):      # what the host has not had yet
             if p["move"] is not None:
@@ -269,6 +301,10 @@ class Player:
         return game
 
     def _on_view(self, msg: dict) -> None:
+        for e in msg["view"]["events"]:           # news even in a view a sync overtook
+            if e["n"] > self._event_n:
+                self.events.append(e)
+                self._event_n = e["n"]
         if msg["id"] < self._state:
             return
         self._state = msg["id"]
@@ -308,4 +344,5 @@ class Player:
                     self._resend(p)
             return
         self.rejects.append({"id": mine["id"], "code": code, "detail": msg["detail"]})
+        self.refusals += 1
         self._request_sync([p for p in self._pending if p["id"] > mine["id"]])

@@ -61,7 +61,7 @@ import js
 
 from kosynka.position import IllegalMoveError, InvalidMoveError
 from kosynka.race import Host, Player, RaceError
-from kosynka.race.table import GRACE, LOBBY, NAME_MAX, RACING, check_name
+from kosynka.race.table import DRAWS, LOBBY, MINUTES, NAME_MAX, RACING, check_name
 
 from web.dom import SOLO_PAGE, document, nil, window
 from web.i18n import t
@@ -75,6 +75,8 @@ STUN_KEY = "kosynka.race.stun"
 SETTINGS_KEY = "kosynka.race.settings"
 SPEED_KEY = "kosynka.race.test_speed"
 SEAT_KEY = "kosynka.race.seat"      # sessionStorage: the friend's way back (N9)
+USED_KEY = "kosynka.race.used"      # localStorage: the invites this browser answered
+USED_KEPT = 20
 
 
 class RacePage(LobbySheets):
@@ -90,11 +92,10 @@ class RacePage(LobbySheets):
         self.reply_url: str | None = None
         self.open_invites: list[str] = []     # the host's invite links not yet answered
         self.settings = self._load_settings()
-        self.lost_at: float | None = None     # the friend's link dropped (N9)
+        self.gone_said = False                # the host's table went away: said once (N9)
         self._speed = 1.0
         self._t0 = self._p0 = 0.0
         self._dirty = False
-        self._told: dict | None = None        # the view last said in the live region
         document.head.appendChild(h("link", {"rel": "stylesheet", "href": "web/race/race.css"}))
         self.sheet = h("div", {"class": "sheet", "role": "dialog", "aria-modal": "true",
                                "aria-labelledby": "race-title", "tabindex": "-1"})
@@ -161,7 +162,7 @@ class RacePage(LobbySheets):
     def _load_settings(self) -> dict:
         try:
             s = json.loads(_get("localStorage", SETTINGS_KEY) or "{}")
-            if s.get("draw") in (1, 3) and s.get("minutes") in signal.MINUTES:
+            if s.get("draw") in DRAWS and s.get("minutes") in MINUTES:
                 return {"draw": s["draw"], "minutes": s["minutes"]}
         except (ValueError, AttributeError):
             pass
@@ -222,7 +223,9 @@ class RacePage(LobbySheets):
             self.show_error(e)
             return True
         if isinstance(item, Invite):
-            if self.mode == "host":
+            if self.used(item):
+                self.show_error(CodeError("link/used", item.host), "invite")
+            elif self.mode == "host":
                 self.show_error(CodeError("link/kind", ""), "invite")
             elif self.player is not None and self.player.connected and self.player.view is not None:
                 # already at a table: an invite opened twice changes nothing (a link that
@@ -240,7 +243,8 @@ class RacePage(LobbySheets):
     def show_error(self, err: CodeError, item_kind: str = "reply") -> None:
         if self.mode in ("host", "friend"):
             self.app.toast(self.tr("race_" + err.code.replace("/", "_")
-                                   if err.code != "link/kind" else "race_link_kind_" + item_kind), 5000)
+                                   if err.code != "link/kind" else "race_link_kind_" + item_kind,
+                                   host=err.detail), 5000)
             return
         self.mode = "error"
         self.fill_sheet(h("h2", None, self.tr("race_title")), self.link_error(err, item_kind),
@@ -364,13 +368,32 @@ class RacePage(LobbySheets):
         self.player.connect(link)
         link.on_status = self._friend_status(link.on_status)
         self.reply_url = signal.link(str(window.location.href), reply)
+        self.mark_used(invite)
         self.render()
+
+    @staticmethod
+    def _invite_key(invite: Invite) -> str:
+        return f"{invite.table}:{invite.slot}:{invite.offer.ufrag}"
+
+    def used(self, invite: Invite) -> bool:
+        """This browser answered ``invite`` already: its offer is spent (the host's
+        side of it was answered or has gone), so joining again could only wait."""
+        try:
+            return self._invite_key(invite) in json.loads(_get("localStorage", USED_KEY) or "[]")
+        except (ValueError, TypeError):
+            return False
+
+    def mark_used(self, invite: Invite) -> None:
+        try:
+            used = [k for k in json.loads(_get("localStorage", USED_KEY) or "[]") if isinstance(k, str)]
+        except (ValueError, TypeError):
+            used = []
+        _set("localStorage", USED_KEY, json.dumps((used + [self._invite_key(invite)])[-USED_KEPT:]))
 
     def _friend_status(self, inner):
         def status(s: str) -> None:
-            if s != "open" and self.lost_at is None:
+            if s != "open" and self.player is not None and self.player.lost_at is None:
                 self.say(self.tr("race_me_lost"))
-            self.lost_at = None if s == "open" else self.clock()
             inner(s)
         return status
 
@@ -426,8 +449,8 @@ class RacePage(LobbySheets):
             self.host.tick()
         if self.player is not None:
             self.player.tick()
-            if self.lost_at is not None and self.clock() - self.lost_at > GRACE:
-                self.lost_at = None
+            if self.player.host_gone and not self.gone_said:
+                self.gone_said = True
                 if self._screen is not None:
                     self._screen.host_gone()
                 else:
@@ -446,15 +469,26 @@ class RacePage(LobbySheets):
     def render(self) -> None:
         self._dirty = False
         v = self.view()
-        said = news.news(self.app.lang, self._told, v)
-        self._told = v
+        events = self.player.take_events() if self.player else []
+        if any(e["kind"] == "started" for e in events):
+            self.open_invites = []       # the race's own table on top (the menu has Invite)
+        said = news.told(self.app.lang, events, v)
         if said:
             self.say(" ".join(said))
         self._render(v)
+        if said and self._screen is not None:
+            self._screen.tell(" ".join(said))
         self.cover()
 
     def _render(self, v: dict | None) -> None:
-        if v is not None:
+        if self.player is not None and self.player.error_code == "table/left":
+            if self._screen is not None:     # removed by the host, or away past the grace
+                self._screen.hide()
+            document.body.removeAttribute("data-race")
+            self.fill_sheet(h("h2", None, self.tr("race_title")),
+                            h("p", {"class": "error", "data-left": True}, self.tr("race_you_removed")),
+                            self.buttons(("forget", "race_leave")))
+        elif v is not None:
             if v["phase"] != LOBBY:
                 self.screen.show(v)
                 if self.open_invites:  # the host invites during a race: a comeback, a spectator
@@ -529,6 +563,8 @@ class RacePage(LobbySheets):
             self.act(player.answer_draw, action == "accept-draw")
         elif action == "change-settings" and player is not None:
             self.act(player.change_settings)
+        elif action == "remove" and player is not None:
+            self.act(player.remove, int(btn.dataset.pid))
         elif action == "close-links":
             self.open_invites = []
             self.render()
@@ -580,9 +616,10 @@ class RacePage(LobbySheets):
             self.player.link.close()
         if self._interval is not None:
             window.clearInterval(self._interval)
-        self.links = self.host = self.player = self.invite = self.reply_url = self._told = None
+        self.links = self.host = self.player = self.invite = self.reply_url = None
+        self.gone_said = False
         self.open_invites = []
-        self.mode = self._interval = self.lost_at = None
+        self.mode = self._interval = None
         if self._screen is not None:
             self._screen.hide()
         self.fill_sheet()
