@@ -37,7 +37,7 @@ from ..game import Game
 from ..messages import MessageError
 from ..position import IllegalMoveError, InvalidMoveError, Position, Rules
 import kosynka.race.protocol as protocol
-from .table import EVENTS_KEPT, GRACE, RACING, RaceError, progress
+from .table import EVENTS_KEPT, RACING, RaceError, progress
 from .transport import OPEN, Link
 
 __all__ = ["Player", "JOIN_AGAIN_S", "REJECTS_KEPT"]
@@ -69,7 +69,6 @@ class Player:
         self.rejects: deque[dict[str, Any]] = deque(maxlen=REJECTS_KEPT)  # our refused messages
         self.refusals = 0                   # how many of our messages the host refused
         self.events: deque[dict[str, Any]] = deque(maxlen=EVENTS_KEPT)   # news not yet taken
-        self.lost_at: float | None = None   # when our link to the host went down
         self.on_change: Callable[[], None] = _ignore
         self._id = 0                        # our last message id
         self._pending: list[dict] = []      # not yet acknowledged: {id, text, digest, move, race, via}
@@ -86,22 +85,12 @@ class Player:
         link.on_message = self._receive
         link.on_status = self._status
         if link.connected:
-            self.lost_at = None
             self._join()
 
     def _status(self, status: str) -> None:
         if status == OPEN:
-            self.lost_at = None
             self._join()
-        elif self.lost_at is None:
-            self.lost_at = self.clock()
         self.on_change()
-
-    @property
-    def host_gone(self) -> bool:
-        """Our link has been down past the grace (N9): the host's table is gone
-        for us (the host counts us out then, too)."""
-        return self.lost_at is not None and self.clock() - self.lost_at > GRACE
 
     def take_events(self) -> list[dict[str, Any]]:
         """The table's events we have not shown yet (``Table`` docs), oldest first."""

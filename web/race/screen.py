@@ -49,7 +49,7 @@ DOM contract (tests rely on it): ``#race-screen`` holds ``#race-table`` (piles
 ``data-status``, ``data-connected`` (yes/no); ``.legend`` the counters' words;
 ``[data-race-clock]`` the time left; ``[data-my-moves]`` your moves;
 ``[data-race-news]`` what just happened; ``[data-out]`` the note of one out of
-the race; ``data-action`` = resign, offer-draw, accept-draw, decline-draw,
+the race; ``[data-race-note]`` a friend's own connection (``web.race.page``); ``data-action`` = resign, offer-draw, accept-draw, decline-draw,
 invite (host), again, change-settings, leave; ``#race-results`` the results with
 ``[data-outcome]`` (your result), ``[data-end]`` (how it ended: all_up,
 time_up, agreed, last_left), ``tr[data-pid]`` (``data-place``,
@@ -119,8 +119,9 @@ class RaceScreen:
         self.offer = h("div", {"class": "race-offer", "hidden": True})
         self.panel = h("nav", {"class": "race-panel"})
         self.note = h("p", {"class": "race-note", "hidden": True})
+        self.conn = h("p", {"class": "race-note bar conn", "role": "status", "hidden": True})
         self.root = h("div", {"id": "race-screen", "class": "race-screen", "hidden": True},
-                      self.strip, self.news, self.note, self.table, self.offer, self.panel)
+                      self.strip, self.news, self.conn, self.note, self.table, self.offer, self.panel)
         self.results = h("div", {"class": "sheet", "role": "dialog", "aria-modal": "true",
                                  "aria-labelledby": "race-outcome", "tabindex": "-1"})
         self.results_root = h("div", {"id": "race-results", "class": "overlay race", "hidden": True},
