@@ -740,7 +740,7 @@ class RacePage(LobbySheets):
             self.say(" ".join(said))
         self._render(v)
         if said and self._screen is not None:
-            self._screen.tell(" ".join(said))
+            self._screen.tell(said)
         self.cover()
 
     def _render(self, v: dict | None) -> None:

@@ -284,8 +284,13 @@ class RaceScreen:
         left = self.time_left()
         return "" if left is None else format_time(left)
 
-    def tell(self, text: str) -> None:
-        """What just happened, on the news line for a few seconds."""
+    def tell(self, sentences: list[str]) -> None:
+        """What just happened, on the news line for a few seconds (what the
+        screen's own note says already is not said twice)."""
+        shown = "" if self.note.hidden else str(self.note.textContent)
+        text = " ".join(x for x in sentences if x != shown)
+        if not text:
+            return
         fill(self.news, text)
         self.news.hidden = self.root.hidden
         self.news_until = self.page.clock() + NEWS_S
