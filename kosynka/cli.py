@@ -1,6 +1,7 @@
 """``python -m kosynka …`` — the command line.
 
-Subcommands: ``deal``, ``replay``, ``bench``, ``solve``, ``serve`` (see ``--help``),
+Subcommands: ``deal``, ``replay``, ``bench``, ``solve``, ``serve``, ``race``,
+``challenge`` (see ``--help``),
 listed in :data:`COMMANDS`. Bad input — a wrong argument, an unreadable or
 malformed file — prints one line on stderr and exits 2, never a traceback.
 ``replay`` exits 1 at the first illegal move, naming it and the rule that
@@ -20,7 +21,8 @@ import sys
 import time
 
 from .cli_common import (Parser, UsageError, add_rules_arguments, deal_number, one_line,
-                         parse_json, read_json, read_text, rules_from)
+                         parse_json, read_deal, read_moves, read_text, rules_from)
+from .challenge_cli import add_challenge
 from .deals import deal_json
 from .game import Game
 from .position import IllegalMoveError, InvalidMoveError, InvalidPositionError, Position
@@ -48,19 +50,8 @@ def cmd_deal(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    deal = read_json(args.deal)
-    if not isinstance(deal, dict):
-        raise UsageError(f"{args.deal}: a deal must be a JSON object with tableau and stock")
-    rules = rules_from(args, deal)
-    try:
-        start = Position.from_json(deal, rules)
-    except InvalidPositionError as e:
-        raise UsageError(f"{args.deal}: {e}") from None
-    moves = read_json(args.moves)
-    if isinstance(moves, dict):
-        moves = moves.get("moves")
-    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-        raise UsageError(f"{args.moves}: expected a JSON list of moves or {{\"moves\": [...]}}")
+    _, start = read_deal(args.deal, args)
+    moves = read_moves(args.moves)
     game = Game.from_position(start, clock=lambda: 0.0)
     for i, move in enumerate(moves, 1):
         try:
@@ -247,7 +238,7 @@ def add_serve(sub) -> None:
     p.set_defaults(func=cmd_serve, takes_rest=True)
 
 
-COMMANDS = (add_deal, add_replay, add_bench, add_solve, add_serve, add_race)
+COMMANDS = (add_deal, add_replay, add_bench, add_solve, add_serve, add_race, add_challenge)
 """Every subcommand, in ``--help`` order: a function that adds the subcommand's
 parser to the subparsers and sets ``func`` (parsed args → exit status; raise
 :class:`~kosynka.cli_common.UsageError` for bad input). A subcommand written in

@@ -12,10 +12,10 @@ import json
 import sys
 
 from .deals import check_number
-from .position import Rules
+from .position import InvalidPositionError, Position, Rules
 
 __all__ = ["UsageError", "Parser", "deal_number", "add_rules_arguments", "rules_from",
-           "read_text", "parse_json", "read_json", "one_line"]
+           "read_text", "parse_json", "read_json", "read_deal", "read_moves", "one_line"]
 
 
 class UsageError(Exception):
@@ -102,3 +102,27 @@ def parse_json(text: str, path: str) -> object:
 def read_json(path: str) -> object:
     """The JSON in file ``path`` (``-`` = stdin); UsageError if unreadable."""
     return parse_json(read_text(path), path)
+
+
+def read_moves(path: str) -> list[str]:
+    """A move list from file ``path``: a JSON list of moves in the notation, or an
+    object with it under ``moves`` (or ``solution``, as ``deal --verified`` prints
+    it); UsageError otherwise."""
+    moves = read_json(path)
+    if isinstance(moves, dict):
+        moves = moves.get("moves", moves.get("solution"))
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise UsageError(f"{path}: expected a JSON list of moves or {{\"moves\": [...]}}")
+    return moves
+
+
+def read_deal(path: str, args: argparse.Namespace) -> tuple[dict, Position]:
+    """The deal JSON in file ``path`` and its position under the rules of the
+    flags (else the file's, else Classic draw 1); UsageError if it is none."""
+    deal = read_json(path)
+    if not isinstance(deal, dict):
+        raise UsageError(f"{path}: a deal must be a JSON object with tableau and stock")
+    try:
+        return deal, Position.from_json(deal, rules_from(args, deal))
+    except InvalidPositionError as e:
+        raise UsageError(f"{path}: {e}") from None
