@@ -37,6 +37,7 @@ class Dialogs:
         self._back = None  # where the focus was before the sheet opened
         self._armed = False
         self._yes = self._no = None
+        self.button = None  # the button whose action is being run (its data-* say more)
         listeners.on(self.el, "click", self._click)
         listeners.on(self.el, "pointerdown", self._arm)
 
@@ -130,4 +131,5 @@ class Dialogs:
         elif action in ("cancel", "close"):
             self.close(cancelled=True)
         else:
+            self.button = btn
             self.on_action(action)

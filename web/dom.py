@@ -24,7 +24,7 @@ def nil(x) -> bool:
     return x is None or x is _jsnull
 
 
-SOLO_PAGE = ("bar", "table", "panel")
+SOLO_PAGE = ("bar", "challenge-bar", "table", "panel")
 """The solo page's parts that a sheet or a race screen makes inert."""
 
 

@@ -67,6 +67,7 @@ class Solo:
         self._finish: solve.Finish | None = None
         self._check: solve.Finish | None = None
         self._auto: asyncio.Future | None = None
+        self.challenge: str | None = None  # the code of the challenge on the table (web.challenge)
 
     # ------------------------------------------------------------ game life
     def rules_from_settings(self) -> Rules:
@@ -161,8 +162,11 @@ class Solo:
             self._check = None
 
     def confirm_abandon(self, go, stay=None) -> None:
-        """Run ``go`` — after a confirmation if the game in progress has moves."""
-        if self.in_progress():
+        """Run ``go`` — after a confirmation if the game in progress has moves. A
+        challenge's game is not left: the challenge ends first (``web.challenge``)."""
+        if self.challenge is not None:
+            self.app.challenges.ask_end(stay)
+        elif self.in_progress():
             self.app.dialogs.ask(self.app.lang, self.app.tr("abandon"), go, stay)
         else:
             go()
@@ -237,7 +241,8 @@ class Solo:
             return
         try:
             self.app.store.save_game(self.game.to_json(), self.app.tab,
-                                     {"daily": self.daily, "recorded": self.recorded, "mark": self.mark})
+                                     {"daily": self.daily, "recorded": self.recorded, "mark": self.mark,
+                                      "challenge": self.challenge})
         except Exception as e:  # never let saving break play
             import js
             js.console.warn(f"save failed: {e}")
@@ -298,7 +303,9 @@ class Solo:
         app.hide_toast()
 
         def sheet():
-            if self.game is g:
+            if self.game is g and self.challenge is not None:
+                app.challenges.finished()  # the challenge's results take the win sheet's place
+            elif self.game is g:
                 app.dialogs.open("win", sheets.win_html(
                     app.lang, seconds=g.elapsed(), moves=g.moves,
                     score=g.score if app.settings.score else None,
@@ -356,7 +363,8 @@ class Solo:
                 self.mark = "lost"  # proven from the deal itself
                 self.show_mark()
                 self.save()
-            app.dialogs.open("verdict", sheets.verdict_html(app.lang, res.result))
+            app.dialogs.open("verdict", sheets.verdict_html(app.lang, res.result,
+                                                            way=self.mark == "verified"))
         if self.game is game:
             self.resume_check()
         app.solver.prepare_next(self.rules_from_settings())
