@@ -56,6 +56,7 @@ from kosynka.race.table import NAME_MAX, RaceError, check_name
 
 from web import challenge_sheets as cs
 from web.dom import document, nil, window
+from web.i18n import t
 from web.race.dom import fill, h
 from web.race.lobby import NAME_KEY
 from web.replay import ReplayViewer
@@ -90,7 +91,6 @@ class ChallengePage:
 
     # ------------------------------------------------------------ small things
     def tr(self, key: str, **kw) -> str:
-        from web.i18n import t
         text = t(self.app.lang, key)
         return text.format(**kw) if kw else text
 
@@ -278,9 +278,12 @@ class ChallengePage:
     def play(self) -> None:
         """Play it: the player's own game is put aside, the deal dealt from the start."""
         c, app = self.offered, self.app
+        solo = app.solo
+        if app.mode.value == "thinking":
+            solo.cancel_finish()  # the solver was looking for Finish's line: it stops
+            app.hide_toast()
         if c is None or app.mode.value not in ("ready", "won"):
             return
-        solo = app.solo
         if self.playing is not None:
             self.end(show=False)  # a challenge on the table ends first (its answer is kept)
         if solo.in_progress() and app.store.backend.get(KEPT_KEY) is None:

@@ -65,6 +65,8 @@ class ReplayViewer:
         self._resized = js.ResizeObserver.new(listeners.proxy(lambda *a: self.measure()))
         self._resized.observe(self.table)
         self.view = TableView(self.table, listeners)
+        for pile in self.view.piles.values():
+            pile.setAttribute("role", "group")  # read, not played: no pile is a button here
         self.frames: list[Position] = []
         self.actions: list[str] = []
         self.who = ""
@@ -147,7 +149,7 @@ class ReplayViewer:
             action = self.actions[self.step - 1] if self.step else ""
             if self.step == n and self.frames[-1].is_won:
                 moved = self.tr("ch_v_won", name=self.who)
-            elif action == "U":
+            elif action == "U" and not back:
                 moved = f"{self.tr('undo')}: {moved}"
             said = f"{self.tr('ch_v_back_to' if back else 'ch_v_step', i=self.step, n=n)}: {moved}"
         self.view.say(said)

@@ -21,6 +21,18 @@ def solver_line(number: int, draw: int = 1) -> tuple[str, ...]:
     return tuple(res.moves)
 
 
+def at_f1(number: int) -> Game:
+    """The verified deal's game on the solver's line, one step before F1 applies
+    (Finish then plays the rest, card by card, and the win is the player's)."""
+    g = Game.new(number)
+    for move in solver_line(number):
+        if g.auto_finish_available:
+            break
+        g.play(move)
+    assert g.auto_finish_available
+    return g
+
+
 def open_deal(page, base_url, wait_ready, number: int, draw: int = 1, redeals=None):
     """Open a deal by its link (V2): a fresh page boots on it; a booted page (the
     shared ``table``) changes deal on the hash, with no reload."""

@@ -16,20 +16,10 @@ from kosynka import challenge as C
 from kosynka.game import Game
 
 from conftest import _watch
-from gamekit import NO_BOOT_EXTRAS, WIN_DEAL, play_by_taps, solver_line, wait_moves
+from gamekit import NO_BOOT_EXTRAS, WIN_DEAL, at_f1, play_by_taps, solver_line, wait_moves
 
 SW_ACTIVE = "document.documentElement.dataset.sw === 'active' && !!navigator.serviceWorker.controller"
 NAME = "localStorage.setItem('kosynka.race.name', %s)"
-
-
-def _at_f1(number: int) -> Game:
-    """Anna's game one step before F1 applies, on the solver's line (V1)."""
-    g = Game.new(number)
-    for move in solver_line(number):
-        if g.auto_finish_available:
-            break
-        g.play(move)
-    return g
 
 
 def _state(page, value: str):
@@ -44,7 +34,7 @@ def _rows(page) -> list[dict]:
 
 def test_a_challenge_and_its_answer_between_two_offline_friends(new_context, base_url, wait_ready):
     # --- Anna wins a verified deal (Finish F1 plays the end of the solver's line) and makes the link
-    saved = _at_f1(WIN_DEAL)
+    saved = at_f1(WIN_DEAL)  # Anna's game on the solver's line, one step before F1 (V1)
     env = {"v": 1, "rev": 1, "tab": "t", "game": saved.to_json(), "meta": {"mark": "verified"}}
     ctx_a = new_context("phone", boot=NO_BOOT_EXTRAS, reduced_motion="reduce")
     ctx_a.add_init_script("if (!sessionStorage.getItem('seeded')) { sessionStorage.setItem('seeded', 1);"

@@ -12,7 +12,7 @@ from kosynka.game import Game
 from kosynka.position import Rules
 from kosynka.solver import verified_deal
 
-from gamekit import (NO_BOOT_EXTRAS, WIN_DEAL, counter, expected_table, open_deal, play_by_taps,
+from gamekit import (NO_BOOT_EXTRAS, WIN_DEAL, at_f1, counter, expected_table, open_deal, play_by_taps,
                      solver_line, table, wait_moves)
 
 def make_page(new_context, kind="phone", **opts):
@@ -49,12 +49,7 @@ def test_verified_deal_won_by_tap_tap_sets_record(table_page, base_url, wait_rea
 
 
 def _saved_at_f1(number: int) -> tuple[str, Game]:
-    g = Game.new(number)
-    for move in solver_line(number):
-        if g.auto_finish_available:
-            break
-        g.play(move)
-    assert g.auto_finish_available
+    g = at_f1(number)
     env = {"v": 1, "rev": 1, "tab": "test", "game": g.to_json(), "meta": {}}
     return json.dumps(env), g
 
