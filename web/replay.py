@@ -103,7 +103,6 @@ class ReplayViewer:
         self.root.hidden = False
         self._cover(True)
         self.view.reset()
-        self.view.placed = {}
         self.measure()
         self.show(animate=False, said=self.tr("ch_v_start_said"))
         play = self.panel.querySelector("[data-action=replay-play]")
@@ -140,6 +139,8 @@ class ReplayViewer:
         """Render the current step; say it (``said``, or what the render said,
         after the move counter; ``back``: a step back was taken)."""
         n = len(self.actions)
+        if self.view.live is not None:
+            self.view.live.textContent = ""  # what this render says, and nothing older
         self.view.render(self.frames[self.step], animate=animate)
         self.root.dataset.step = str(self.step)
         self.root.dataset.steps = str(n)

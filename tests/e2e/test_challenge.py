@@ -16,6 +16,7 @@ from kosynka import challenge as C
 from kosynka.game import Game
 
 from conftest import _watch
+from test_a11y import _axe
 from gamekit import NO_BOOT_EXTRAS, WIN_DEAL, at_f1, play_by_taps, solver_line, wait_moves
 
 SW_ACTIVE = "document.documentElement.dataset.sw === 'active' && !!navigator.serviceWorker.controller"
@@ -89,6 +90,7 @@ def test_a_challenge_and_its_answer_between_two_offline_friends(new_context, bas
     assert bohdan.evaluate("document.body.dataset.deal") == own_deal
     assert bohdan.text_content("#moves") == "1"
     answer = bohdan.text_content("[data-challenge-answer-link]")
+    assert _axe(bohdan) == []  # the results with the answer's link box (issue 13's bar)
     assert C.check(answer).challenge.reply_to == C.check(url).id
 
     # --- Anna: a forged link changes nothing; the answer shows both games
@@ -122,6 +124,7 @@ def test_a_challenge_and_its_answer_between_two_offline_friends(new_context, bas
     anna.click("[data-action=replay-play]")
     anna.wait_for_function(f"document.getElementById('replay').dataset.step === '{total}'", timeout=60_000)
     assert anna.locator("#replay-table [data-pile^=f] .card").count() == 52
+    assert _axe(anna) == []
     assert "52" in anna.text_content("#live")
     anna.keyboard.press("Escape")
     _state(anna, "done")  # the results are back
