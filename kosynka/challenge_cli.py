@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from .challenge import Challenge, ChallengeError, check, pack
+from .challenge import Challenge, ChallengeError, Checked, check, pack
 from .cli_common import Parser, UsageError, add_rules_arguments, read_deal, read_moves
 from .deals import check_number
 from .position import Position
@@ -26,7 +26,7 @@ from .race.table import RaceError, check_name
 __all__ = ["add_challenge"]
 
 
-def _checked(text: str):
+def _checked(text: str) -> Checked:
     try:
         return check(text)
     except ChallengeError as e:
@@ -35,9 +35,8 @@ def _checked(text: str):
 
 def cmd_pack(args: argparse.Namespace) -> int:
     deal, start = read_deal(args.deal, args)
-    number = deal.get("number")
     try:
-        check_number(number)
+        number = check_number(deal.get("number"))
     except ValueError:
         raise UsageError(f"{args.deal}: a challenge is played on a numbered deal, and this "
                          "deal JSON has no number (make it with `deal N`)") from None
@@ -81,7 +80,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_challenge(sub) -> None:
+def add_challenge(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     p = sub.add_parser("challenge", help="challenge links: pack a game into a code, check a code "
                        "by replay (O6)")
     ch = p.add_subparsers(dest="challenge_command", required=True, parser_class=Parser)
