@@ -4,7 +4,9 @@ Subcommands: ``deal``, ``replay``, ``bench``, ``solve``, ``serve`` (see ``--help
 listed in :data:`COMMANDS`. Bad input — a wrong argument, an unreadable or
 malformed file — prints one line on stderr and exits 2, never a traceback.
 ``replay`` exits 1 at the first illegal move, naming it and the rule that
-forbids it.
+forbids it; it prints ``won``, or ``not won:`` with how the game ended if the
+engine can tell (no legal move left, a dead end: :class:`~kosynka.position.Outcome`)
+and the counts.
 
 ``serve`` is the development server of the repository's ``tools/`` package:
 it is no part of the engine (nor of the browser bundle), so the engine does
@@ -23,7 +25,7 @@ from .cli_common import (Parser, UsageError, add_rules_arguments, deal_number, o
                          parse_json, read_json, read_text, rules_from)
 from .deals import deal_json
 from .game import Game
-from .position import IllegalMoveError, InvalidMoveError, InvalidPositionError, Position
+from .position import IllegalMoveError, InvalidMoveError, InvalidPositionError, Position, Termination
 from .race.cli import add_race
 
 __all__ = ["main", "COMMANDS"]
@@ -71,14 +73,22 @@ def cmd_replay(args: argparse.Namespace) -> int:
         except (IllegalMoveError, InvalidMoveError) as e:
             print(one_line(f"move {i} ({move}) is illegal: {e}"), file=sys.stderr)
             return 1
-    if game.is_won:
+    outcome = game.outcome()
+    if outcome is not None and outcome.won:
         print("won")
     else:
         p = game.position
-        print(f"not won: {sum(p.foundations)}/52 on foundations, {game.moves} moves, "
+        end = "" if outcome is None else ENDS[outcome.termination] + ", "
+        print(f"not won: {end}{sum(p.foundations)}/52 on foundations, {game.moves} moves, "
               f"score {game.score}, {len(p.stock)} in stock, {len(p.waste)} in waste, "
               f"{sum(p.down)} face down")
     return 0
+
+
+ENDS = {Termination.NO_MOVES: "no legal move left",
+        Termination.DEAD_END: "a dead end (no move can put a card up, turn one up or play "
+                              "one from the stock and waste)"}
+"""How ``replay`` says a game that cannot be won any more has ended."""
 
 
 def bench_engine(seconds: float = 2.0, seed: int = 1) -> dict:

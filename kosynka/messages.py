@@ -36,13 +36,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .errors import KosynkaError
+
 __all__ = ["MessageError", "Protocol", "ENVELOPE"]
 
 ENVELOPE = ("v", "id", "kind")
 MAX_DEPTH = 8  # JSON nesting a message may have (deeper input is refused before parsing)
 
 
-class MessageError(ValueError):
+class MessageError(KosynkaError):
     """A message from a peer that is refused; ``code`` is stable (``msg/…``)."""
 
     def __init__(self, code: str, detail: str) -> None:
