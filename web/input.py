@@ -46,6 +46,7 @@ from typing import Callable
 
 from kosynka.cards import card_name
 from kosynka.game import Game
+from kosynka.position import DRAW
 
 from web import layout, speech
 from web.i18n import t
@@ -135,7 +136,7 @@ class TableInput:
             return
         if pile == "stock":
             self.deselect()
-            if "D" in g.legal_moves():
+            if g.is_legal(DRAW):
                 self._play("D")
             elif self.no_redeal is not None:
                 self.no_redeal()
