@@ -20,8 +20,9 @@ import argparse
 import json
 import sys
 import time
+from typing import Any
 
-from .cli_common import (Parser, UsageError, add_rules_arguments, deal_number, one_line,
+from .cli_common import (Parser, Subparsers, UsageError, add_rules_arguments, deal_number, one_line,
                          parse_json, read_json, read_text, rules_from)
 from .deals import deal_json
 from .game import Game
@@ -91,7 +92,7 @@ ENDS = {Termination.NO_MOVES: "no legal move left",
 """How ``replay`` says a game that cannot be won any more has ended."""
 
 
-def bench_engine(seconds: float = 2.0, seed: int = 1) -> dict:
+def bench_engine(seconds: float = 2.0, seed: int = 1) -> dict[str, float]:
     """Random legal play over deals 0, 1, …: per position, generate the legal
     moves, then push and pop each of them; then play one at random, for
     ``seconds`` of CPU time (``time.process_time``: what else the machine runs
@@ -141,7 +142,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
 
-    def progress(row):
+    def progress(row: dict[str, Any]) -> None:
         if args.verbose:
             print(json.dumps(row), file=sys.stderr, flush=True)
 
@@ -205,7 +206,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------- the parser
-def add_deal(sub) -> None:
+def add_deal(sub: Subparsers) -> None:
     p = sub.add_parser("deal", help="print the deal JSON of deal number N")
     p.add_argument("number", type=deal_number)
     p.add_argument("--verified", action="store_true",
@@ -214,7 +215,7 @@ def add_deal(sub) -> None:
     p.set_defaults(func=cmd_deal)
 
 
-def add_replay(sub) -> None:
+def add_replay(sub: Subparsers) -> None:
     p = sub.add_parser("replay", help="play a list of moves from a deal")
     p.add_argument("deal", help="deal JSON file (- for stdin)")
     p.add_argument("moves", help="JSON list of moves, or {\"moves\": [...]}")
@@ -222,7 +223,7 @@ def add_replay(sub) -> None:
     p.set_defaults(func=cmd_replay)
 
 
-def add_bench(sub) -> None:
+def add_bench(sub: Subparsers) -> None:
     p = sub.add_parser("bench", help="print throughput figures")
     p.add_argument("what", choices=("engine", "solver"))
     p.add_argument("--seconds", type=float, default=2.0,
@@ -238,7 +239,7 @@ def add_bench(sub) -> None:
     p.set_defaults(func=cmd_bench)
 
 
-def add_solve(sub) -> None:
+def add_solve(sub: Subparsers) -> None:
     p = sub.add_parser("solve", help="decide a deal or a saved game with the solver (F2)")
     p.add_argument("file", nargs="?", default="-",
                    help="deal JSON or saved-game JSON (- for stdin, the default)")
@@ -250,7 +251,7 @@ def add_solve(sub) -> None:
     p.set_defaults(func=cmd_solve)
 
 
-def add_serve(sub) -> None:
+def add_serve(sub: Subparsers) -> None:
     # its arguments (--port, --host, --quiet, --help) are tools.serve's own
     p = sub.add_parser("serve", help="serve the app at http://127.0.0.1:8000/ (--port N)",
                        add_help=False)
@@ -281,7 +282,8 @@ def main(argv: list[str] | None = None) -> int:
         if rest and not getattr(args, "takes_rest", False):
             raise UsageError(f"unrecognized arguments: {' '.join(rest)}")
         args.rest = rest
-        return args.func(args)
+        status: int = args.func(args)
+        return status
     except UsageError as e:
         print(one_line(f"kosynka: error: {e}"), file=sys.stderr)
         return 2

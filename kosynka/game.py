@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from typing import Callable
+from typing import Any, Callable
 
 from .cards import InvalidCardError, parse_card
 from .deals import check_number
@@ -281,7 +281,7 @@ class Game:
             raise SaveError(f"saved game is malformed: {e!r}") from None
 
     @classmethod
-    def _load(cls, data: dict, clock: Callable[[], float] | None) -> "Game":
+    def _load(cls, data: dict[str, Any], clock: Callable[[], float] | None) -> "Game":
         rules = Rules.from_json(data["rules"])
         start = Position.from_json(data["deal"], rules)
         number = data.get("number")

@@ -75,9 +75,9 @@ def from_fields(draw: object, redeals: object) -> Rules:
     for name, value in (("draw", draw), ("redeals", redeals)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
             raise ValueError(f"{name} must be a whole number, not {str(value)[:8]!r}")
-    if draw is None:
+    if not isinstance(draw, int):
         raise ValueError("draw must be 1 or 3, not None")
-    return Rules(draw, redeals)
+    return Rules(draw, redeals if isinstance(redeals, int) else None)
 
 
 LINK_FIELDS = ("deal", "draw", "redeals", "daily")

@@ -42,7 +42,7 @@ Input decisions (user-visible):
 from __future__ import annotations
 
 import time
-from typing import Callable
+from typing import Any, Callable
 
 from kosynka.cards import card_name
 from kosynka.game import Game
@@ -73,7 +73,7 @@ class TableInput:
         self.commands = commands or {}
         self.hints = False
         self.selected: int | None = None
-        self.drag: dict | None = None
+        self.drag: dict[str, Any] | None = None
         self.last_tap: tuple[int | None, float] = (None, 0.0)
         self._raf = None
         self._raf_proxy = listeners.proxy(self._on_frame)

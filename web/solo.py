@@ -71,7 +71,7 @@ class Solo:
         self.mark = "checking"
         self._finish: solve.Finish | None = None
         self._check: solve.Finish | None = None
-        self._auto: asyncio.Future | None = None
+        self._auto: asyncio.Future[None] | None = None
 
     # ------------------------------------------------------------ game life
     def rules_from_settings(self) -> Rules:

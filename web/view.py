@@ -53,7 +53,7 @@ from math import cos, radians, sin
 from kosynka.cards import RANK, RANKS, RED, SUIT, SUITS, card_name, make_card
 
 from web import layout, speech
-from web.dom import Listeners, document, reduced_motion, window
+from web.dom import JsObject, Listeners, document, reduced_motion, window
 from web.store import format_time
 
 def _display_rank(card: int) -> str:
@@ -66,18 +66,18 @@ class TableView:
         self.root = root
         self.reduced = reduced_motion()
         self.piles = {str(p.dataset.pile): p for p in root.querySelectorAll("[data-pile]")}
-        self.els: dict[int, object] = {}
+        self.els: dict[int, JsObject] = {}
         self.placed: dict[int, layout.Place] = {}
         self.built: set[int] = set()
-        self.geom: layout.Geometry | None = None
+        self.geom: layout.Geometry  # set by measure(), below
         self.left_handed = False
         self.lang = "uk"
         self.cursor: tuple[str, int | None] = ("t1", None)  # the keyboard's pile and card
         self.live = document.getElementById("live")
         self._hidden: dict[int, bool] = {}
         self.position = None
-        self.flying: list = []
-        self._to_play: list = []
+        self.flying: list[JsObject] = []
+        self._to_play: list[JsObject] = []
         self._play_pending = False
         self._play_proxy = listeners.proxy(self._play_anim)
         self._cleanup_proxy = listeners.proxy(lambda *a: self._cleanup_anim())
