@@ -19,7 +19,7 @@ Decisions (user-visible):
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 from web import sheets
 from web.dom import SOLO_PAGE, JsObject, Listeners, control_selector, document, nil
