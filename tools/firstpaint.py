@@ -4,7 +4,7 @@ computed at build time (``tools/serve.py`` writes ``web/vendor/first-paint.js``)
 Before Python is up, ``web/boot/paint.js`` draws the table from data alone — it
 keeps no geometry of its own: the exact paint the page saved last time (scaled
 to the table if the table's size changed), or else the card backs of a new deal
-from this file's data, for the reference table nearest in size to the window,
+from this file's data, for the reference table nearest in shape to the window,
 scaled to it. Each reference is what the page lays out for that table box:
 
 * ``w``, ``h`` — the table box; ``left`` — the left-handed table (issue 13);
@@ -49,8 +49,8 @@ REFERENCES: tuple[tuple[int, int], ...] = (
     # short desktop windows (1280×600) and the shapes between
     (1000, 513), (1000, 420), (1000, 560), (600, 900), (480, 800),
 )
-"""Reference table boxes. Exact at these sizes; at others the nearest one is
-scaled (see the docs/startup.md figures)."""
+"""Reference table boxes. Exact at these sizes; at others the one nearest in
+shape is scaled (the figures are in docs/startup.md)."""
 
 SOURCES = ("web/layout.py", "web/view.py")
 """What the data is made from, with this file: its version ``v`` is their hash."""

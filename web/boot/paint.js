@@ -216,13 +216,14 @@
   }
 
   // 2. card backs of a new deal: the reference table of the build's data
-  // (tools/firstpaint.py) for this hand and shape, nearest in size, scaled
+  // (tools/firstpaint.py) for this hand and layout nearest in shape (then in
+  // width), scaled
   function paintBacks(table) {
     var W = table.clientWidth, H = table.clientHeight, left = look.hand === "left";
     var best = null, far = Infinity;
     (DATA ? DATA.backs : []).forEach(function (r) {
       if (r.left !== left || W / H < r.aspect[0] || (r.aspect[1] !== null && W / H >= r.aspect[1])) return;
-      var d = Math.pow(Math.log(W / r.w), 2) + Math.pow(Math.log(H / r.h), 2);
+      var d = Math.abs(Math.log((W / H) / (r.w / r.h))) * 1e3 + Math.abs(Math.log(W / r.w));
       if (d < far) { best = r; far = d; }
     });
     if (!best) return false;
