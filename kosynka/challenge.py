@@ -86,13 +86,14 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from .deals import MAX_DEAL, check_number
+from .errors import KosynkaError
 from .game import UNDO, Game
 from .position import IllegalMoveError, InvalidMoveError, Position, Rules
 from .race.table import NAME_MAX, RaceError, check_name
 
 __all__ = [
     "VERSION", "CHALLENGE", "ANSWER", "MAX_MOVES", "MAX_CODE", "ChallengeError",
-    "Challenge", "Result", "Checked", "Book", "choices", "fingerprint", "replay",
+    "Challenge", "Result", "Checked", "Book", "Made", "Taken", "choices", "fingerprint", "replay",
     "pack", "unpack", "check", "code_of", "link", "code_id", "standing", "compare",
 ]
 
@@ -106,7 +107,7 @@ _CODE_RE = re.compile(r"(?:^|[#&?\s])challenge=([A-Za-z0-9_-]*)")
 _B64_RE = re.compile(r"[A-Za-z0-9_-]*")
 
 
-class ChallengeError(ValueError):
+class ChallengeError(KosynkaError):
     """A code that cannot be used; ``code`` is stable (``challenge/…``) and names
     the message the page shows; ``detail`` says more, in English."""
 
@@ -506,76 +507,90 @@ def compare(a: Checked, b: Checked) -> int:
 # ------------------------------------------------------------------ the device's list
 
 @dataclass
-class Book:
-    """The challenges on this device: ``made`` — each of the player's own
-    challenges with every answer received (codes, oldest first), and ``taken``
-    — challenges from friends the player answered, with their answer. Newest
-    first, at most ``MAX_BOOK`` of each. Codes only: they are checked again
-    when shown, so a stored value proves nothing by itself."""
+class Made:
+    """One of the player's own challenges, with every answer received (codes,
+    oldest first)."""
 
-    made: list[dict[str, object]] = field(default_factory=list)
-    taken: list[dict[str, object]] = field(default_factory=list)
+    code: str
+    answers: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Taken:
+    """A friend's challenge the player played, with their answer (None: the
+    game was too long for a link)."""
+
+    code: str
+    answer: str | None = None
+
+
+@dataclass
+class Book:
+    """The challenges on this device, newest first, at most ``MAX_BOOK`` of
+    each kind. Codes only: they are checked again when shown, so a stored value
+    proves nothing by itself."""
+
+    made: list[Made] = field(default_factory=list)
+    taken: list[Taken] = field(default_factory=list)
 
     SCHEMA = 1
 
     def to_json(self) -> dict[str, object]:
-        return {"v": self.SCHEMA, "made": self.made, "taken": self.taken}
+        return {"v": self.SCHEMA, "made": [{"code": m.code, "answers": m.answers} for m in self.made],
+                "taken": [{"code": t.code, "answer": t.answer} for t in self.taken]}
 
     @classmethod
-    def from_json(cls, data: object) -> "Book":
+    def from_json(cls, data: object) -> Book:
         """A book from :meth:`to_json`'s value; entries that are not well formed
         are dropped; ValueError for a value that is no book at all."""
         if not isinstance(data, dict) or data.get("v") != cls.SCHEMA:
             raise ValueError("not a challenge book of this version")
         book = cls()
-        for entry in data.get("made") or []:
-            if (isinstance(entry, dict) and isinstance(entry.get("code"), str)
-                    and isinstance(entry.get("answers"), list)
-                    and all(isinstance(a, str) for a in entry["answers"])):
-                book.made.append({"code": entry["code"], "answers": list(entry["answers"])})
-        for entry in data.get("taken") or []:
-            if (isinstance(entry, dict) and isinstance(entry.get("code"), str)
-                    and isinstance(entry.get("answer"), (str, type(None)))):
-                book.taken.append({"code": entry["code"], "answer": entry["answer"]})
+        for e in data.get("made") or []:
+            if isinstance(e, dict) and isinstance(e.get("code"), str) and isinstance(e.get("answers"), list):
+                book.made.append(Made(e["code"], [a for a in e["answers"] if isinstance(a, str)]))
+        for e in data.get("taken") or []:
+            if isinstance(e, dict) and isinstance(e.get("code"), str) and isinstance(e.get("answer"), (str, type(None))):
+                book.taken.append(Taken(e["code"], e["answer"]))
         del book.made[MAX_BOOK:], book.taken[MAX_BOOK:]
         return book
 
-    def entry(self, challenge_id: int) -> dict[str, object] | None:
+    def entry(self, challenge_id: int | None) -> Made | None:
         """The own challenge with this id, if it was made on this device."""
-        for e in self.made:
-            if _id(e["code"]) == challenge_id:
-                return e
-        return None
+        return next((m for m in self.made if _id(m.code) == challenge_id), None)
 
-    def add_made(self, code: str) -> None:
-        """An own challenge (again at the top if it was made before)."""
+    def add_made(self, code: str, replaces: str | None = None) -> None:
+        """An own challenge (again at the top if it was made before). ``replaces``:
+        the code of a link it was made again from (a new name); that one goes
+        unless an answer to it came."""
         old = self.entry(code_id(code))
-        self.made = [old or {"code": code, "answers": []}] + [e for e in self.made if e is not old]
+        self.made = [old or Made(code)] + [m for m in self.made if m is not old and not (
+            m.code == replaces and not m.answers)]
         del self.made[MAX_BOOK:]
 
-    def add_answer(self, answer: Checked) -> bool:
-        """A friend's answer to an own challenge: True if the book holds that
-        challenge (the answer is then kept once)."""
-        e = self.entry(answer.challenge.reply_to) if answer.challenge.reply_to is not None else None
-        if e is None:
-            return False
-        answers = e["answers"]
-        assert isinstance(answers, list)
-        if all(_id(a) != answer.id for a in answers):
-            answers.append(answer.code)
-        return True
+    def add_answer(self, answer: Checked) -> Made | None:
+        """A friend's answer to an own challenge, kept once: the challenge's entry,
+        or None if the book does not hold that challenge."""
+        e = self.entry(answer.challenge.reply_to)
+        if e is not None and all(_id(a) != answer.id for a in e.answers):
+            e.answers.append(answer.code)
+        return e
 
     def add_taken(self, code: str, answer: str | None) -> None:
         """A friend's challenge the player played, with their answer."""
         cid = code_id(code)
-        mine: dict[str, object] = {"code": code, "answer": answer}
-        self.taken = [mine] + [e for e in self.taken if _id(e["code"]) != cid]
+        self.taken = [Taken(code, answer)] + [t for t in self.taken if _id(t.code) != cid]
         del self.taken[MAX_BOOK:]
 
+    def answered(self, old: str, new: str) -> None:
+        """The answer ``old`` was made again as ``new`` (a new name)."""
+        for t in self.taken:
+            if t.answer == old:
+                t.answer = new
 
-def _id(code: object) -> int | None:
+
+def _id(code: str) -> int | None:
     try:
-        return code_id(code) if isinstance(code, str) else None
+        return code_id(code)
     except ChallengeError:
         return None
-

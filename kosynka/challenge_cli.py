@@ -18,7 +18,7 @@ import argparse
 import json
 
 from .challenge import Challenge, ChallengeError, Checked, check, pack
-from .cli_common import Parser, UsageError, add_rules_arguments, read_deal, read_moves
+from .cli_common import Parser, Subparsers, UsageError, add_rules_arguments, read_deal, read_moves
 from .deals import check_number
 from .position import Position
 from .race.table import RaceError, check_name
@@ -80,7 +80,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_challenge(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+def add_challenge(sub: Subparsers) -> None:
     p = sub.add_parser("challenge", help="challenge links: pack a game into a code, check a code "
                        "by replay (O6)")
     ch = p.add_subparsers(dest="challenge_command", required=True, parser_class=Parser)

@@ -10,12 +10,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any, NoReturn, TypeAlias
 
 from .deals import check_number
 from .position import InvalidPositionError, Position, Rules
 
-__all__ = ["UsageError", "Parser", "deal_number", "add_rules_arguments", "rules_from",
+__all__ = ["UsageError", "Parser", "Subparsers", "deal_number", "add_rules_arguments", "rules_from",
            "read_text", "parse_json", "read_json", "read_deal", "read_moves", "one_line"]
+
+
+Subparsers: TypeAlias = "argparse._SubParsersAction[Parser]"
+"""What a subcommand's ``add_…`` function is given to add its parser to."""
 
 
 class UsageError(Exception):
@@ -32,7 +37,7 @@ class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are a :class:`UsageError` (one line, exit 2;
     argparse's own would print the usage too)."""
 
-    def error(self, message: str) -> None:
+    def error(self, message: str) -> NoReturn:
         raise UsageError(message)
 
 
@@ -59,7 +64,7 @@ def add_rules_arguments(p: argparse.ArgumentParser) -> None:
                    help="redeal limit: 0, 1, 2, 3 or unlimited (default unlimited)")
 
 
-def rules_from(args: argparse.Namespace, data: dict | None = None) -> Rules:
+def rules_from(args: argparse.Namespace, data: dict[str, Any] | None = None) -> Rules:
     """Rules from the flags, falling back on ``draw``/``redeals`` keys in ``data``
     (``null`` or ``"unlimited"`` meaning unlimited), then on Classic draw 1."""
     data = data or {}
@@ -116,7 +121,7 @@ def read_moves(path: str) -> list[str]:
     return moves
 
 
-def read_deal(path: str, args: argparse.Namespace) -> tuple[dict, Position]:
+def read_deal(path: str, args: argparse.Namespace) -> tuple[dict[str, Any], Position]:
     """The deal JSON in file ``path`` and its position under the rules of the
     flags (else the file's, else Classic draw 1); UsageError if it is none."""
     deal = read_json(path)

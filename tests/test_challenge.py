@@ -285,16 +285,22 @@ def test_the_book_keeps_challenges_and_every_answer_once():
     book.add_made(mine.code)
     answer = check(pack(Challenge(number, Rules(1), "Bohdan", 40, ("D", "D"), reply_to=mine.id)))
     stranger = check(pack(Challenge(number, Rules(1), "Ch", 40, ("D",), reply_to=mine.id ^ 1)))
-    assert book.add_answer(answer) and book.add_answer(answer)
-    assert not book.add_answer(stranger)
-    assert book.entry(mine.id)["answers"] == [answer.code]
+    assert book.add_answer(answer) is book.add_answer(answer) is book.entry(mine.id)
+    assert book.add_answer(stranger) is None
+    assert book.entry(mine.id).answers == [answer.code]
     book.add_taken(answer.code, None)
     again = Book.from_json(json.loads(json.dumps(book.to_json())))
     assert again == book
-    assert Book.from_json({"v": 1, "made": [{"code": 5}, {"code": "x", "answers": []}],
-                           "taken": "no"}).made == [{"code": "x", "answers": []}]
+    assert Book.from_json({"v": 1, "made": [{"code": 5}, {"code": "x", "answers": [3, "y"]}],
+                           "taken": "no"}).made == [C.Made("x", ["y"])]
     with pytest.raises(ValueError):
         Book.from_json({"v": 9})
+    renamed = pack(Challenge(number, Rules(1), "Anya", 192, line))
+    book.add_made(renamed, replaces=mine.code)
+    assert [m.code for m in book.made] == [renamed, mine.code]  # an answer came: the old link stays
+    fresh = pack(Challenge(number, Rules(1), "Anja", 192, line))
+    book.add_made(fresh, replaces=renamed)
+    assert [m.code for m in book.made] == [fresh, mine.code]
     for k in range(C.MAX_BOOK + 5):
         book.add_made(pack(Challenge(number, Rules(1), "Anna", k, ())))
     assert len(book.made) == C.MAX_BOOK

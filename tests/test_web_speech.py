@@ -53,7 +53,7 @@ def test_changes_are_said():
     geom = layout.geometry(360, 531)
 
     def places():
-        return layout.places(g.position, geom, lambda r, s: r * 4 + s)
+        return layout.places(g.position, geom)
 
     before = places()
     g.play("D")
@@ -74,7 +74,7 @@ def test_a_redeal_is_said_with_the_redeals_left():
     geom = layout.geometry(360, 531)
     while g.position.stock:
         g.play("D")
-    before = layout.places(g.position, geom, lambda r, s: r * 4 + s)
+    before = layout.places(g.position, geom)
     g.play("D")
-    after = layout.places(g.position, geom, lambda r, s: r * 4 + s)
+    after = layout.places(g.position, geom)
     assert speech.change("en", before, after, g.position) == "Stock turned over. 0 redeals left"

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import js
 
@@ -40,7 +41,7 @@ from web.modes import Mode
 from web.challenge import ACTIONS as CHALLENGE_ACTIONS, ChallengePage
 from web.race.page import RacePage
 from web.solo import Solo
-from web.store import GAME_KEY, MemoryBackend, Store
+from web.store import GAME_KEY, Backend, MemoryBackend, Store
 from web.view import TableView
 
 
@@ -48,6 +49,7 @@ class App:
     def __init__(self) -> None:
         random.seed()  # a restored memory snapshot freezes random's state
         self.storage_ok = True
+        backend: Backend
         try:
             backend = LocalStorageBackend()
         except Exception:  # private mode / blocked: play on, tell the player once
@@ -92,7 +94,7 @@ class App:
         link, bad_link = links.from_address(str(window.location.hash), str(window.location.search))
         env = self.challenges.on_start(self.store.load_game_envelope())
         game = None
-        meta = {}
+        meta: dict[str, Any] = {}
         if env is not None:
             try:
                 game = Game.from_json(env["game"])

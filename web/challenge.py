@@ -47,19 +47,49 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 import js
 
-from kosynka.challenge import Book, Challenge, ChallengeError, Checked, check, link, pack, replay
+from kosynka.challenge import Book, Challenge, ChallengeError, Checked, Made, Taken, check, link, pack, replay
 from kosynka.game import Game, SaveError
 from kosynka.race.table import NAME_MAX, RaceError, check_name
 
 from web import challenge_sheets as cs
-from web.dom import document, nil, window
+from web.dom import JsObject, Listeners, document, nil, window
 from web.i18n import t
 from web.race.dom import fill, h
 from web.race.lobby import NAME_KEY
 from web.replay import ReplayViewer
+
+if TYPE_CHECKING:
+    from web.dialogs import Dialogs
+    from web.input import TableInput
+    from web.modes import Mode
+    from web.solo import Solo
+    from web.solve import SolverClient
+    from web.store import Settings, Store
+    from web.view import TableView
+
+
+class Page(Protocol):
+    """What the challenge needs of the page's root (``web.app.App``)."""
+
+    lang: str
+    tab: str
+    mode: Mode
+    settings: Settings
+    listeners: Listeners
+    store: Store
+    solo: Solo
+    view: TableView
+    input: TableInput
+    dialogs: Dialogs
+    solver: SolverClient
+
+    def toast(self, text: str, ms: int = ...) -> None: ...
+    def hide_toast(self) -> None: ...
 
 BOOK_KEY = "kosynka.challenges"
 KEPT_KEY = "kosynka.challenge.kept"
@@ -68,29 +98,38 @@ ACTIONS = ("challenge", "challenges", "play-challenge", "challenge-copy", "chall
            "challenge-open", "show-way")
 
 
+@dataclass
+class Results:
+    """What the results sheet shows: the games, and after the player's own
+    answer its code (``answer``, to send to ``to``); ``note``: a key said above."""
+
+    rows: list[cs.Row]
+    answer: str | None = None
+    to: str | None = None
+    note: str | None = None
+
+
 class ChallengePage:
-    def __init__(self, app) -> None:
+    def __init__(self, app: Page) -> None:
         self.app = app
         self.offered: Checked | None = None   # a challenge opened, not played yet
         self.playing: Checked | None = None   # the challenge on the table
         self.made: Checked | None = None      # the link shown in the "challenge" sheet
-        self.results: dict | None = None      # what the results sheet shows
+        self.results: Results | None = None   # what the results sheet shows
         self._viewer: ReplayViewer | None = None
-        self._reopen: tuple[str, str] | None = None  # the sheet to bring back after the viewer
         self._quiet_close = False
-        self._pending: dict | None = None  # results of a challenge won while the page was away
-        self._entries: dict[str, list] = {"made": [], "taken": []}  # the list sheet's entries
+        self._pending: Results | None = None  # a challenge won while the page was away
+        self._listed: tuple[list[Made], list[Taken]] = ([], [])  # the list sheet's entries
         document.head.appendChild(h("link", {"rel": "stylesheet", "href": "web/challenge.css"}))
         self.bar = h("div", {"id": "challenge-bar", "hidden": True})
-        bar = document.getElementById("bar")
-        bar.after(self.bar)
+        document.getElementById("bar").after(self.bar)
         on = app.listeners.on
         on(self.bar, "click", self.on_bar_click)
         on(document.getElementById("sheet"), "change", self.on_change)
         on(window, "hashchange", lambda ev: self.on_hashchange())
 
     # ------------------------------------------------------------ small things
-    def tr(self, key: str, **kw) -> str:
+    def tr(self, key: str, **kw: object) -> str:
         text = t(self.app.lang, key)
         return text.format(**kw) if kw else text
 
@@ -98,7 +137,8 @@ class ChallengePage:
     def viewer(self) -> ReplayViewer:
         """The viewer, made when first opened (its table is only built then)."""
         if self._viewer is None:
-            self._viewer = ReplayViewer(self.app)
+            app = self.app
+            self._viewer = ReplayViewer(app.listeners, app.view, lambda: app.solo.game)
         return self._viewer
 
     @property
@@ -180,14 +220,13 @@ class ChallengePage:
         self.state("refused")
 
     # ------------------------------------------------------------ start-up and reloads
-    def on_start(self, env: dict | None) -> dict | None:
+    def on_start(self, env: dict[str, Any] | None) -> dict[str, Any] | None:
         """The saved game at start-up. A challenge in progress goes on; one that
         was won while the page was away ends now (its answer kept, the results
         shown once the page is up); otherwise a game put aside for a challenge
         comes back."""
-        meta = (env or {}).get("meta") or {}
-        code = meta.get("challenge")
-        if env is not None and code:
+        code = ((env or {}).get("meta") or {}).get("challenge")
+        if env is not None and isinstance(code, str):
             try:
                 game = Game.from_json(env["game"])
                 c = check(code)
@@ -197,25 +236,32 @@ class ChallengePage:
                 return env
             if game is not None:
                 self._pending = self._answer(c, game)
-        kept = self.app.store.backend.get(KEPT_KEY)
+        kept = self.kept_game()
         if kept is None:
             return env
-        try:
-            back = json.loads(kept)
-            Game.from_json(back["game"])
-        except (ValueError, TypeError, KeyError, SaveError):
-            self.app.store.set_aside(KEPT_KEY)
-            return env
-        self.app.store.save_game(back["game"], self.app.tab, back.get("meta") or {})
+        self.app.store.save_game(kept[0].to_json(), self.app.tab, kept[1])
         self.app.store.backend.remove(KEPT_KEY)
         return self.app.store.load_game_envelope()
 
-    def started(self, meta: dict, code: str | None) -> None:
+    def kept_game(self) -> tuple[Game, dict[str, Any]] | None:
+        """The player's own game put aside for a challenge, and its meta (P1)."""
+        raw = self.app.store.backend.get(KEPT_KEY)
+        if raw is None:
+            return None
+        try:
+            back = json.loads(raw)
+            return Game.from_json(back["game"]), dict(back.get("meta") or {})
+        except (ValueError, TypeError, KeyError, AttributeError, SaveError):
+            self.app.store.set_aside(KEPT_KEY)
+            return None
+
+    def started(self, meta: dict[str, Any], code: str | None) -> None:
         """The table is up: go on with a challenge in progress, show results that
         were waiting, then open a linked challenge."""
-        if meta.get("challenge"):
+        playing = meta.get("challenge")
+        if isinstance(playing, str):
             try:
-                self.resume(check(meta["challenge"]))
+                self.resume(check(playing))
             except ChallengeError:
                 self.app.solo.challenge = None
         if self._pending is not None:
@@ -237,16 +283,14 @@ class ChallengePage:
             self.app.toast(self.tr("ch_too_long"), 4000)
             return
         book = self.book()
-        if self.made is not None and self.made.code != code and not (book.entry(self.made.id) or {}).get("answers"):
-            book.made = [e for e in book.made if e["code"] != self.made.code]  # renamed: the old link goes
-        book.add_made(code)
+        book.add_made(code, replaces=self.made.code if self.made is not None else None)
         self.save_book(book)
-        self.made = check(code)
+        self.made = made = check(code)
         self.app.input.deselect()
-        self.app.dialogs.open("challenge", cs.made_html(self.app.lang, self.made, self.url(code),
-                                                       self.made.challenge.name, self.share()))
+        self.app.dialogs.open("challenge", cs.made_html(self.app.lang, made, self.url(code),
+                                                       made.challenge.name, self.share()))
 
-    def on_change(self, ev) -> None:
+    def on_change(self, ev: JsObject) -> None:
         """The name field of a link sheet: the link is made again under the new name."""
         if str(ev.target.getAttribute("data-field")) != "challenge-name":
             return
@@ -262,8 +306,8 @@ class ChallengePage:
         kind = self.app.dialogs.kind
         if kind == "challenge" and self.made is not None:
             self.make()
-        elif kind == "challenge-done" and self.results and self.results.get("answer"):
-            self._rename_answer()
+        elif kind == "challenge-done" and self.results is not None and self.results.answer:
+            self._rename_answer(self.results)
 
     # ------------------------------------------------------------ the friend's side
     def kept(self) -> bool:
@@ -286,7 +330,7 @@ class ChallengePage:
             return
         if self.playing is not None:
             self.end(show=False)  # a challenge on the table ends first (its answer is kept)
-        if solo.in_progress() and app.store.backend.get(KEPT_KEY) is None:
+        if solo.game is not None and solo.in_progress() and app.store.backend.get(KEPT_KEY) is None:
             try:
                 app.store.backend.set(KEPT_KEY, json.dumps({"game": solo.game.to_json(), "meta": {
                     "daily": solo.daily, "mark": solo.mark, "recorded": solo.recorded}}))
@@ -294,9 +338,7 @@ class ChallengePage:
                 app.toast(self.tr("no_storage"), 4000)
                 return  # the player's game cannot be kept: it is not left
         self.offered = None
-        self._quiet_close = True
-        app.dialogs.close()
-        self._quiet_close = False
+        self._close_quietly()
         ch = c.challenge
         solo.challenge = c.code
         solo.set_game(Game.new(ch.number, ch.rules))
@@ -312,14 +354,14 @@ class ChallengePage:
         self.app.view.measure()  # the strip took some of the table's height
         self.state("playing")
 
-    def on_bar_click(self, ev) -> None:
-        btn = ev.target.closest("[data-action=challenge-end]")
-        if not nil(btn):
+    def on_bar_click(self, ev: JsObject) -> None:
+        if not nil(ev.target.closest("[data-action=challenge-end]")):
             self.ask_end()
 
-    def ask_end(self, stay=None) -> None:
+    def ask_end(self, stay: Callable[[], None] | None = None) -> None:
         """End the challenge before the game on the table is left (Solo asks here)."""
-        if self.app.solo.game.is_won:
+        g = self.app.solo.game
+        if g is None or g.is_won:
             self.end()
             return
         self.app.dialogs.ask(self.app.lang, self.tr("ch_end_q"), self.end, stay)
@@ -328,29 +370,29 @@ class ChallengePage:
         """The challenge's game was won (after the cascade): the results."""
         self.end()
 
-    def _answer(self, c: Checked, game: Game) -> dict:
+    def _answer(self, c: Checked, game: Game) -> Results:
         """The player's answer to ``c`` from ``game``, kept in the book; the results
         to show."""
         try:
-            code = pack(Challenge(c.challenge.number, c.challenge.rules, self.my_name(),
-                                  int(game.elapsed()), tuple(game.log), game.assisted, reply_to=c.id))
+            code: str | None = pack(Challenge(c.challenge.number, c.challenge.rules, self.my_name(),
+                                              int(game.elapsed()), tuple(game.log), game.assisted,
+                                              reply_to=c.id))
         except ChallengeError:
             code = None
         book = self.book()
         book.add_taken(c.code, code)
         self.save_book(book)
         rows = [cs.Row(c)] + ([cs.Row(check(code), you=True)] if code else [])
-        return {"rows": rows, "answer": code, "to": c.challenge.name,
-                "note": None if code else "ch_too_long"}
+        return Results(rows, code, c.challenge.name, None if code else "ch_too_long")
 
     def end(self, show: bool = True) -> None:
         """The challenge ends: the answer is made and kept, the player's own game
         comes back at once, and the results are shown."""
-        c, solo, app = self.playing, self.app.solo, self.app
-        if c is None:
+        c, app = self.playing, self.app
+        solo = app.solo
+        if c is None or solo.game is None:
             return
-        game = solo.game
-        results = self._answer(c, game)
+        results = self._answer(c, solo.game)
         if solo.in_progress():
             solo.abandon_current()  # a game left unfinished counts as played (T2)
         self.playing = None
@@ -359,36 +401,29 @@ class ChallengePage:
         fill(self.bar)
         app.view.measure()
         self.state(None)
-        kept = app.store.backend.get(KEPT_KEY)
+        kept = self.kept_game()
         if kept is not None:
-            try:
-                back = json.loads(kept)
-                meta = back.get("meta") or {}
-                solo.set_game(Game.from_json(back["game"]), daily=meta.get("daily"), mark=meta.get("mark"))
-                solo.recorded = bool(meta.get("recorded"))
-                app.store.backend.remove(KEPT_KEY)
-                app.toast(self.tr("ch_back"), 3000)
-            except (ValueError, TypeError, KeyError, SaveError):
-                app.store.set_aside(KEPT_KEY)
+            game, meta = kept
+            solo.set_game(game, daily=meta.get("daily"), mark=meta.get("mark"))
+            solo.recorded = bool(meta.get("recorded"))
+            app.store.backend.remove(KEPT_KEY)
+            app.toast(self.tr("ch_back"), 3000)
         else:
             solo.save()
         if show:
             self.show_results(results)
 
-    def _rename_answer(self) -> None:
+    def _rename_answer(self, r: Results) -> None:
         """The answer made again under the name just typed."""
-        r = self.results
-        old = check(r["answer"])
-        ch = old.challenge
+        assert r.answer is not None
+        ch = check(r.answer).challenge
         code = pack(Challenge(ch.number, ch.rules, self.my_name(), ch.seconds, ch.actions, ch.assisted,
                               ch.reply_to))
         book = self.book()
-        entry = next((e for e in book.taken if e.get("answer") == r["answer"]), None)
-        if entry is not None:
-            entry["answer"] = code
-            self.save_book(book)
-        r["answer"] = code
-        r["rows"] = [row if not row.you else cs.Row(check(code), you=True) for row in r["rows"]]
+        book.answered(r.answer, code)
+        self.save_book(book)
+        r.answer = code
+        r.rows = [row if not row.you else cs.Row(check(code), you=True) for row in r.rows]
         self.show_results(r)
 
     # ------------------------------------------------------------ the challenger's side
@@ -398,55 +433,55 @@ class ChallengePage:
         mine = None
         if entry is not None:
             try:
-                mine = check(entry["code"])
+                mine = check(entry.code)
             except ChallengeError:
                 entry = None
-        if mine is not None and (mine.challenge.number, mine.challenge.rules) != (
-                c.challenge.number, c.challenge.rules):
+        if mine is None:
+            self.show_results(Results([cs.Row(c)], note="ch_unknown"))
+            return
+        if (mine.challenge.number, mine.challenge.rules) != (c.challenge.number, c.challenge.rules):
             self.refuse("challenge/mismatch")
             return
-        if mine is None:
-            self.show_results({"rows": [cs.Row(c)], "note": "ch_unknown"})
-            return
-        book.add_answer(c)
+        made = book.add_answer(c)
         self.save_book(book)
-        self.show_results(self.made_results(book.entry(mine.id), mine))
+        assert made is not None
+        self.show_results(self.made_results(made, mine))
 
-    def made_results(self, entry: dict, mine: Checked) -> dict:
+    def made_results(self, entry: Made, mine: Checked) -> Results:
         rows = [cs.Row(mine, you=True)]
-        for code in entry["answers"]:
+        for code in entry.answers:
             try:
                 rows.append(cs.Row(check(code)))
             except ChallengeError:
                 continue  # an answer this version cannot read: not shown, kept
-        return {"rows": rows, "note": None if len(rows) > 1 else "ch_no_answers"}
+        return Results(rows, note=None if len(rows) > 1 else "ch_no_answers")
 
     # ------------------------------------------------------------ results and the list
-    def show_results(self, results: dict) -> None:
+    def show_results(self, results: Results) -> None:
         self.results = results
         app = self.app
         app.input.deselect()
-        answer = results.get("answer")
         app.dialogs.open("challenge-done", cs.results_html(
-            app.lang, results["rows"], answer_url=self.url(answer) if answer else None,
-            answer_to=results.get("to"), name=self.my_name(), note=results.get("note"),
-            share=self.share(), score=app.settings.score))
+            app.lang, results.rows, answer_url=self.url(results.answer) if results.answer else None,
+            answer_to=results.to, name=self.my_name(), note=results.note, share=self.share(),
+            score=app.settings.score))
         self.state("done")
 
     def show_list(self) -> None:
         book = self.book()
-        made, taken = [], []
-        self._entries = {"made": [], "taken": []}
-        for e in book.made:
+        made: list[tuple[Checked, int]] = []
+        taken: list[Checked] = []
+        self._listed = ([], [])
+        for m in book.made:
             try:
-                made.append((check(e["code"]), len(e["answers"])))
-                self._entries["made"].append(e)
+                made.append((check(m.code), len(m.answers)))
+                self._listed[0].append(m)
             except ChallengeError:
                 continue
         for e in book.taken:
             try:
-                taken.append(check(e["code"]))
-                self._entries["taken"].append(e)
+                taken.append(check(e.code))
+                self._listed[1].append(e)
             except ChallengeError:
                 continue
         self.app.input.deselect()
@@ -454,21 +489,21 @@ class ChallengePage:
 
     def open_entry(self, which: str) -> None:
         kind, _, i = which.partition(":")
-        entries = self._entries.get(kind) or []
-        if not i.isdigit() or int(i) >= len(entries):
+        made, taken = self._listed
+        if not i.isdigit():
             return
-        e = entries[int(i)]
-        if kind == "made":
-            self.show_results(self.made_results(e, check(e["code"])))
-            return
-        c = check(e["code"])
-        answer = e.get("answer")
-        rows = [cs.Row(c)] + ([cs.Row(check(answer), you=True)] if answer else [])
-        self.show_results({"rows": rows, "answer": answer, "to": c.challenge.name})
+        k = int(i)
+        if kind == "made" and k < len(made):
+            self.show_results(self.made_results(made[k], check(made[k].code)))
+        elif kind == "taken" and k < len(taken):
+            c, answer = check(taken[k].code), taken[k].answer
+            rows = [cs.Row(c)] + ([cs.Row(check(answer), you=True)] if answer else [])
+            self.show_results(Results(rows, answer, c.challenge.name))
 
     # ------------------------------------------------------------ the sheets' buttons
     def action(self, action: str) -> None:
         app = self.app
+        btn = app.dialogs.button
         if action == "challenge":
             self.made = None
             self.make()
@@ -476,23 +511,20 @@ class ChallengePage:
             self.show_list()
         elif action == "play-challenge":
             self.play()
-        elif action == "challenge-copy":
-            node = app.dialogs.button.closest(".challenge-linkbox").querySelector(".challenge-link")
+        elif action in ("challenge-copy", "challenge-share"):
+            node = btn.closest(".challenge-linkbox").querySelector(".challenge-link")
             try:
-                window.navigator.clipboard.writeText(str(node.textContent))
-                app.toast(self.tr("copied"), 1500)
+                if action == "challenge-copy":
+                    window.navigator.clipboard.writeText(str(node.textContent))
+                    app.toast(self.tr("copied"), 1500)
+                else:
+                    js.navigator.share(js.Object.fromEntries([["url", str(node.textContent)]]))
             except Exception:  # no clipboard (an insecure context): select it for the player
                 window.getSelection().selectAllChildren(node)
-        elif action == "challenge-share":
-            node = app.dialogs.button.closest(".challenge-linkbox").querySelector(".challenge-link")
-            try:
-                js.navigator.share(js.Object.fromEntries([["url", str(node.textContent)]]))
-            except Exception:
-                pass
         elif action == "watch":
-            self.watch(int(app.dialogs.button.dataset.watch))
+            self.watch(int(btn.dataset.watch))
         elif action == "challenge-open":
-            self.open_entry(str(app.dialogs.button.dataset.entry))
+            self.open_entry(str(btn.dataset.entry))
         elif action == "show-way":
             self.ask_way()
 
@@ -500,25 +532,27 @@ class ChallengePage:
         """A sheet closed (``web.dialogs``): an offer not taken, results seen."""
         if self._quiet_close or kind not in SHEETS:
             return
-        if kind == "challenge-offer" and self.offered is not None:
+        if kind == "challenge-offer":
             self.offered = None
         if self.app.dialogs.kind is None:  # no other sheet took its place
             self.state("playing" if self.playing is not None else None)
 
-    # ------------------------------------------------------------ the viewer
-    def watch(self, i: int) -> None:
-        rows = (self.results or {}).get("rows") or []
-        if not 0 <= i < len(rows):
-            return
-        c = rows[i].game
-        ch = c.challenge
-        title = self.tr("ch_v_game", name=ch.name)
-        results = self.results
+    def _close_quietly(self) -> None:
+        """Close the sheet for what comes next (the game, the viewer): not a "no"."""
         self._quiet_close = True
         self.app.dialogs.close()
         self._quiet_close = False
-        self.viewer.open(title, replay(ch.number, ch.rules, ch.actions), list(ch.actions), ch.name,
-                         on_close=lambda: self.show_results(results))
+
+    # ------------------------------------------------------------ the viewer
+    def watch(self, i: int) -> None:
+        results = self.results
+        if results is None or not 0 <= i < len(results.rows):
+            return
+        ch = results.rows[i].game.challenge
+        self._close_quietly()
+        self.viewer.open(self.app.lang, self.tr("ch_v_game", name=ch.name),
+                         replay(ch.number, ch.rules, ch.actions),
+                         list(ch.actions), ch.name, on_close=lambda: self.show_results(results))
 
     def ask_way(self) -> None:
         """Show me a way to win: the solver's line of this deal from the start; a
@@ -528,14 +562,19 @@ class ChallengePage:
         if g is None or app.mode.value not in ("ready", "won"):
             return
         if g.moves and not g.is_won and not g.assisted:
-            app.dialogs.ask(app.lang, self.tr("ch_way_q"), lambda: asyncio.ensure_future(self.show_way()))
+            app.dialogs.ask(app.lang, self.tr("ch_way_q"), self._way)
         else:
             app.dialogs.close()
-            asyncio.ensure_future(self.show_way())
+            self._way()
+
+    def _way(self) -> None:
+        asyncio.ensure_future(self.show_way())
 
     async def show_way(self) -> None:
         app, solo = self.app, self.app.solo
         g = solo.game
+        if g is None or g.number is None:
+            return
         if not g.is_won:
             g.assisted = True  # the solution seen: this game sets no record
             solo.save()
@@ -550,8 +589,8 @@ class ChallengePage:
             app.toast(self.tr("ch_no_way"), 4000)
             return
         moves = list(res.moves)
-        self.viewer.open(self.tr("ch_way_title"), replay(g.number, g.rules, moves), moves,
+        self.viewer.open(app.lang, self.tr("ch_way_title"), replay(g.number, g.rules, moves), moves,
                          self.tr("ch_solver"))
 
-    def on_key(self, ev) -> None:
+    def on_key(self, ev: JsObject) -> None:
         self.viewer.on_key(ev)

@@ -32,10 +32,12 @@ from typing import Callable
 
 import js
 
+from kosynka.cards import SUITS
+from kosynka.game import Game
 from kosynka.position import Position
 
 from web import layout
-from web.dom import SOLO_PAGE, Listeners, document, nil
+from web.dom import SOLO_PAGE, JsObject, Listeners, document, nil
 from web.i18n import t
 from web.race.dom import fill, h
 from web.view import TableView
@@ -43,16 +45,19 @@ from web.view import TableView
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 STEP_S = 0.7  # seconds between two steps at 1×
 
-_FOUND = {"f1": "s", "f2": "h", "f3": "d", "f4": "c"}
-
 
 class ReplayViewer:
-    def __init__(self, app) -> None:
-        self.app = app
-        listeners: Listeners = app.listeners
+    def __init__(self, listeners: Listeners, page_view: TableView,
+                 game: Callable[[], Game | None]) -> None:
+        """``page_view``: the page's own table (its hand setting is followed);
+        ``game``: the game on it (its clock waits while the viewer is open)."""
+        self.page_view = page_view
+        self.game = game
+        self.lang = "uk"
         self.table = h("main", {"id": "replay-table", "class": "replay-table"}, *(
             h("div", {"class": "pile" + (" found" if p[0] == "f" else " col" if p[0] == "t" else ""),
-                      "data-pile": p, "data-suit": _FOUND.get(p)}) for p in layout.PILES))
+                      "data-pile": p, "data-suit": SUITS[int(p[1]) - 1] if p[0] == "f" else None})
+            for p in layout.PILES))
         self.title = h("h2", {"id": "replay-title"})
         self.counter = h("b", {"data-replay-step": True})
         self.panel = h("nav", {"class": "replay-panel"})
@@ -72,40 +77,40 @@ class ReplayViewer:
         self.who = ""
         self.step = 0
         self.speed = 1.0
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[None] | None = None
         self._on_close: Callable[[], None] | None = None
-        self._back = None
+        self._back: JsObject = None
 
     # ------------------------------------------------------------ life
     @property
     def active(self) -> bool:
         return not self.root.hidden
 
-    def tr(self, key: str, **kw) -> str:
-        text = t(self.app.lang, key)
+    def tr(self, key: str, **kw: object) -> str:
+        text = t(self.lang, key)
         return text.format(**kw) if kw else text
 
-    def open(self, title: str, frames: list[Position], actions: list[str], who: str,
+    def open(self, lang: str, title: str, frames: list[Position], actions: list[str], who: str,
              on_close: Callable[[], None] | None = None) -> None:
         """Show ``frames`` (the deal, then one position per action of ``actions``)
-        under ``title``; ``who`` names the player for the last step's words."""
+        under ``title``, in ``lang``; ``who`` names the player for the last step's words."""
         self.stop()
         self.frames, self.actions, self.who = frames, actions, who
         self._on_close = on_close
         self._back = document.activeElement
         self.step = 0
-        lang = self.app.lang
+        self.lang = lang
         self.table.setAttribute("lang", lang)
         self.table.setAttribute("aria-label", self.tr("table_label"))
         self.view.set_lang(lang)
-        self.view.left_handed = self.app.view.left_handed
+        self.view.left_handed = self.page_view.left_handed
         fill(self.title, title)
         self.root.hidden = False
         self._cover(True)
         self.view.reset()
         self.measure()
         self.show(animate=False, said=self.tr("ch_v_start_said"))
-        play = self.panel.querySelector("[data-action=replay-play]")
+        play: JsObject = self.panel.querySelector("[data-action=replay-play]")
         if not nil(play):
             play.focus()
 
@@ -126,7 +131,7 @@ class ReplayViewer:
             el = document.getElementById(id_)
             if not nil(el):
                 el.inert = on
-        game = self.app.solo.game
+        game = self.game()
         if game is not None:
             game.pause() if on else game.resume()
 
@@ -225,7 +230,7 @@ class ReplayViewer:
         self.view.say(self.tr("ch_v_speed", x=f"{self.speed:g}×"))
 
     # ------------------------------------------------------------ input
-    def on_click(self, ev) -> None:
+    def on_click(self, ev: JsObject) -> None:
         btn = ev.target.closest("[data-action]")
         if nil(btn) or btn.disabled:
             return
@@ -244,7 +249,7 @@ class ReplayViewer:
                       "replay-forward": self.step + 1}[action]
             self.go(target)
 
-    def on_key(self, ev) -> None:
+    def on_key(self, ev: JsObject) -> None:
         key, code = str(ev.key), str(ev.code)
         if bool(ev.ctrlKey or ev.metaKey or ev.altKey):
             return

@@ -21,6 +21,7 @@ sheet (``verdict_html``) is ``#verdict[data-result=lost|unknown]`` with Play on
 from __future__ import annotations
 
 from html import escape
+from typing import Iterable
 
 from kosynka import variants
 from kosynka.position import Rules
@@ -105,7 +106,7 @@ def _challenge_row(lang: str, way: bool = False) -> str:
         f"<button type='button' data-action='{a}'>{escape(t(lang, k))}</button>" for a, k in actions) + "</div>"
 
 
-def _seg(name: str, options) -> str:
+def _seg(name: str, options: Iterable[tuple[object, str, bool]]) -> str:
     return "<span class='seg'>" + "".join(
         f"<button type='button' data-set='{name}' data-value='{v}' "
         f"aria-pressed='{'true' if cur else 'false'}'>{escape(label)}</button>"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from kosynka.cards import SUIT, parse_card
+from kosynka.cards import SUIT, card_name, make_card, parse_card
 from kosynka.game import Game
 from kosynka.position import Rules
 from kosynka.solver import verified_deal
@@ -78,11 +78,10 @@ def table(page) -> dict:
 
 
 def expected_table(game: Game) -> dict:
-    from kosynka.cards import card_name
     p = game.position
     out = {"stock": ["?"] * len(p.stock), "waste": [card_name(c) for c in p.waste]}
     for k, n in enumerate(p.foundations):
-        out[f"f{k + 1}"] = [card_name(r * 4 + k) for r in range(n)]
+        out[f"f{k + 1}"] = [card_name(make_card(r, k)) for r in range(n)]
     for i, (col, d) in enumerate(zip(p.columns, p.down)):
         out[f"t{i + 1}"] = ["?" if j < d else card_name(c) for j, c in enumerate(col)]
     return out
@@ -159,7 +158,7 @@ def tap_points(game: Game, move: str, geom, origin) -> list[tuple[float, float]]
     game (web.layout), never where an animation shows them: the stock, or the card
     (its visible corner) and then the destination pile's top card or ground."""
     from web import layout
-    placed = layout.places(game.position, geom, lambda r, s: r * 4 + s)
+    placed = layout.places(game.position, geom)
     ox, oy = origin
 
     def at(pile, dx=0, dy=0):

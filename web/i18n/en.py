@@ -57,6 +57,7 @@ WORDS: dict[str, str] = {
     "hints_on": "Hints on.",
     "hints_off": "Hints off.",
     "no_redeal": "No redeals left.",
+    "dead_end": "No move can help any more: undo, or start a new deal.",  # issue 22: Outcome
     "variant_classic1": "Classic, draw 1",
     "variant_classic3": "Classic, draw 3",
     "variant": "Variant",
