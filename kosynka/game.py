@@ -36,12 +36,13 @@ import json
 import math
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from .cards import InvalidCardError, parse_card
 from .deals import check_number
+from .errors import KosynkaError
 from .position import (FOUNDATION, STOCK, WASTE, IllegalMoveError, InvalidMoveError,
-                       InvalidPositionError, Move, Position, Rules)
+                       InvalidPositionError, Move, Outcome, Position, Rules)
 
 __all__ = ["Game", "Played", "SaveError", "SAVE_VERSION", "win_bonus"]
 
@@ -49,7 +50,7 @@ SAVE_VERSION = 1
 UNDO = "U"
 
 
-class SaveError(ValueError):
+class SaveError(KosynkaError):
     """A saved-game document that cannot be loaded: not JSON, truncated, of an
     unknown version, or describing an impossible game. The message says which."""
 
@@ -147,6 +148,15 @@ class Game:
             return []
         p = self.position
         return [p.format_move(m) for m in p.legal_moves()]
+
+    def is_legal(self, move: Move) -> bool:
+        """May ``move`` (a move tuple, e.g. ``DRAW``) be played now? Never once won."""
+        return not self.is_won and self.position.is_legal(move)
+
+    def outcome(self) -> Outcome | None:
+        """How the game has ended — won, no legal move left, a dead end — or None
+        while it goes on (:meth:`Position.outcome`)."""
+        return self.position.outcome()
 
     def targets(self, card: str) -> list[str]:
         """C4: the destinations (``F``, ``1``–``7``) where ``card`` and everything
@@ -252,10 +262,7 @@ class Game:
             self.score += win_bonus(self.elapsed())
 
     def _undo(self) -> None:
-        p = self.position
-        after = p.down
-        p.pop()
-        p.down = [min(a, b) for a, b in zip(p.down, after)]
+        self.position.pop(keep_revealed=True)  # C5
         self.score = self._scores.pop()
         self.log.append(UNDO)
         was = self._played.pop()
@@ -310,7 +317,7 @@ class Game:
             raise SaveError(f"saved game is malformed: {e!r}") from None
 
     @classmethod
-    def _load(cls, data: dict, clock: Callable[[], float] | None) -> "Game":
+    def _load(cls, data: dict[str, Any], clock: Callable[[], float] | None) -> "Game":
         rules = Rules.from_json(data["rules"])
         start = Position.from_json(data["deal"], rules)
         number = data.get("number")

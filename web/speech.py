@@ -22,14 +22,13 @@ Decisions:
 
 from __future__ import annotations
 
-from kosynka.cards import RANK, SUIT
+from typing import Sequence
+
+from kosynka.cards import RANK, SUIT, make_card
+from kosynka.game import Played
+from kosynka.position import PILE_IDS, Position
 
 from web.i18n import t
-
-SUIT_ORDER = "shdc"  # foundation k (f1–f4) holds suit k
-PILES = tuple(f"t{i}" for i in range(1, 8)) + ("waste", "f1", "f2", "f3", "f4", "stock")
-"""Layout pile names by the engine's pile index (``kosynka.position``: columns
-0–6, waste 7, foundations 8–11, stock 12)."""
 
 
 def plural(lang: str, key: str, n: int) -> str:
@@ -70,18 +69,12 @@ def _dest(lang: str, pile: str) -> str:
     return t(lang, {"stock": "to_stock", "waste": "to_waste"}.get(pile, "to_found"))
 
 
-def redeals_left(pos) -> int | None:
-    """Redeals the rules still allow (None: unlimited)."""
-    r = pos.rules.redeals
-    return None if r is None else max(0, r - pos.redeals_used)
-
-
-def _stock_tail(lang: str, pos) -> str:
-    left = redeals_left(pos)
+def _stock_tail(lang: str, pos: Position) -> str:
+    left = pos.redeals_left
     return "" if left is None else ", " + plural(lang, "redeals_left", left)
 
 
-def pile_cards(pos, pile: str) -> tuple[list[int], int]:
+def pile_cards(pos: Position, pile: str) -> tuple[list[int], int]:
     """(cards bottom → top, how many of them are face down) of a pile."""
     if pile == "stock":
         return list(pos.stock), len(pos.stock)
@@ -89,12 +82,12 @@ def pile_cards(pos, pile: str) -> tuple[list[int], int]:
         return list(pos.waste), 0
     if pile[0] == "f":
         k = int(pile[1]) - 1
-        return [r * 4 + k for r in range(pos.foundations[k])], 0
+        return [make_card(r, k) for r in range(pos.foundations[k])], 0
     i = int(pile[1]) - 1
     return list(pos.columns[i]), pos.down[i]
 
 
-def pile_label(lang: str, pos, pile: str, chosen: int | None = None) -> str:
+def pile_label(lang: str, pos: Position, pile: str, chosen: int | None = None) -> str:
     """A pile's accessible name; ``chosen``: the index of the card the keyboard
     cursor is on (said when it is not the top card)."""
     name = pile_name(lang, pile)
@@ -125,14 +118,14 @@ def card_label(lang: str, c: int, up: bool) -> str:
     return card(lang, c) if up else t(lang, "face_down").format(cards=plural(lang, "cards_n", 1))
 
 
-def picked(lang: str, cards) -> str:
+def picked(lang: str, cards: Sequence[int]) -> str:
     """"Picked up: ten of spades and 2 cards more"."""
     if len(cards) == 1:
         return t(lang, "picked").format(card=card(lang, cards[0]))
     return t(lang, "picked_more").format(card=card(lang, cards[0]), cards=plural(lang, "cards_n", len(cards) - 1))
 
 
-def said(lang: str, played, pos) -> str:
+def said(lang: str, played: Played | None, pos: Position) -> str:
     """What the last action did (``kosynka.game.Played``, ``Game.last``), in words
     for the live region; ``pos`` is the position after it. "" for nothing."""
     if played is None:
@@ -147,7 +140,7 @@ def said(lang: str, played, pos) -> str:
             parts.append(t(lang, "undone"))
         if played.cards:
             parts.append(t(lang, "moved").format(card=card(lang, played.cards[0]),
-                                                 dest=_dest(lang, PILES[played.dst])))
+                                                 dest=_dest(lang, PILE_IDS[played.dst])))
     if played.turned is not None:
         parts.append(t(lang, "turned_up").format(card=card(lang, played.turned)))
     if played.won:
