@@ -63,10 +63,10 @@ class _Conn:
     def __init__(self, link: Link) -> None:
         self.link = link
         self.pid: int | None = None
-        self.joined: str | None = None    # the join that seated them, word for word
+        self.joined: object = None        # the join that seated them, word for word
 
 
-def _ignore(*_args) -> None:
+def _ignore(*_args: object) -> None:
     pass
 
 
@@ -114,7 +114,7 @@ class Host:
         self.rejected[code] += 1
         self.log.append({"t": self.clock(), "pid": conn.pid, "code": code, "detail": detail})
 
-    def _reject(self, conn: _Conn, ref: int | None, text, code: str, detail: str) -> None:
+    def _reject(self, conn: _Conn, ref: int | None, text: object, code: str, detail: str) -> None:
         self._refused(conn, code, detail)
         self._send(conn, protocol.reject(self.state, ref, protocol.digest(text), code, detail))
 
@@ -124,7 +124,7 @@ class Host:
         self._send(conn, protocol.refuse(self.state, code, detail))
 
     # ----------------------------------------------------------- messages
-    def _receive(self, conn: _Conn, text) -> None:
+    def _receive(self, conn: _Conn, text: object) -> None:
         self.tick()
         try:
             msg = protocol.parse_to_host(text)
@@ -194,7 +194,7 @@ class Host:
             self._sync(conn, mid)
         self._changed()
 
-    def _join(self, conn: _Conn, msg: dict, text: str) -> None:
+    def _join(self, conn: _Conn, msg: protocol.Msg, text: object) -> None:
         now = self.clock()
         pid = msg["pid"]
         if pid is not None and pid in self.tokens and pid in self.table.members:
@@ -226,13 +226,15 @@ class Host:
     def _welcome(self, conn: _Conn, ref: int) -> None:
         """The answer to a join: the seat and its token, then the member's game."""
         pid = conn.pid
+        assert pid is not None                 # answered only once seated
         self._send(conn, protocol.welcome(self.state, pid, self.tokens[pid], self.acks[pid]))
         self._sync(conn, ref)
 
     def _sync(self, conn: _Conn, ref: int) -> None:
-        t = self.table
-        m = t.members[conn.pid]
-        self._send(conn, protocol.sync(self.state, ref, self.acks[conn.pid], t.race,
+        t, pid = self.table, conn.pid
+        assert pid is not None
+        m = t.members[pid]
+        self._send(conn, protocol.sync(self.state, ref, self.acks[pid], t.race,
                                        t.deal if m.game else None, t.draw,
                                        list(m.game.log) if m.game else []))
 
@@ -289,5 +291,5 @@ class Host:
             return self._choose(self.table.rules)
         number, res = verified_deal(self._deals.randrange(MAX_DEAL), self.table.rules,
                                     self.verify_states)
-        self.solution = res.moves
-        return number
+        self.solution = list(res.moves)
+        return int(number)

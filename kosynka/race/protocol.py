@@ -69,7 +69,7 @@ from .table import (DRAWS, EVENTS_KEPT, LOBBY, MAX_SEATS, MAX_WATCHERS, MINUTES,
                     RACING)
 
 __all__ = ["VERSION", "TO_HOST", "TO_PLAYER", "TO_HOST_BYTES", "TO_PLAYER_BYTES",
-           "parse_to_host", "parse_to_player", "digest", "dumps",
+           "parse_to_host", "parse_to_player", "digest", "dumps", "Msg",
            "join", "ready", "move", "offer_draw", "answer_draw", "resign", "sync_request",
            "settings", "start", "again", "change_settings", "remove",
            "welcome", "refuse", "view", "sync", "reject"]
@@ -104,7 +104,7 @@ TO_PLAYER = Protocol("race", VERSION, {
 CLAIM_FIELDS = ("foundation", "face_up", "moves")
 
 
-def dumps(msg: dict) -> str:
+def dumps(msg: Msg) -> str:
     return Protocol.dumps(msg)
 
 
@@ -113,6 +113,14 @@ def digest(text: Any) -> str | None:
     if not isinstance(text, str):
         return None
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+Msg = dict[str, Any]
+"""A message as an object (the envelope's ``v``, ``id``, ``kind`` and its fields)."""
+
+
+def _no_check(m: Msg) -> None:
+    """A kind whose fields' types say everything."""
 
 
 def _bad(kind: str, what: str) -> MessageError:
@@ -128,7 +136,7 @@ def ready(id: int, pid: int, is_ready: bool) -> str:
     return dumps(TO_HOST.build("ready", id, pid=pid, ready=is_ready))
 
 
-def move(id: int, pid: int, race: int, notation: str, claim: dict | None) -> str:
+def move(id: int, pid: int, race: int, notation: str, claim: dict[str, int] | None) -> str:
     return dumps(TO_HOST.build("move", id, pid=pid, race=race, move=notation, claim=claim))
 
 
@@ -168,7 +176,7 @@ def remove(id: int, pid: int, who: int) -> str:
     return dumps(TO_HOST.build("remove", id, pid=pid, who=who))
 
 
-def _check_join(m: dict) -> None:
+def _check_join(m: Msg) -> None:
     if len(m["name"]) > NAME_MAX * 2:
         raise _bad("join", f"name over {NAME_MAX} characters")
     if (m["pid"] is None) != (m["token"] is None):
@@ -177,7 +185,7 @@ def _check_join(m: dict) -> None:
         raise _bad("join", "token of 1–64 characters")
 
 
-def _check_move(m: dict) -> None:
+def _check_move(m: Msg) -> None:
     if len(m["move"]) > 8:
         raise _bad("move", "a move is short notation")
     c = m["claim"]
@@ -186,7 +194,7 @@ def _check_move(m: dict) -> None:
         raise _bad("move", "claim is {foundation, face_up, moves} of integers ≥ 0")
 
 
-def _check_pid(m: dict) -> None:
+def _check_pid(m: Msg) -> None:
     if m["pid"] < 0:
         raise _bad(m["kind"], "pid ≥ 0")
 
@@ -194,12 +202,12 @@ def _check_pid(m: dict) -> None:
 _HOST_CHECKS = {"join": _check_join, "move": _check_move}
 
 
-def parse_to_host(text: Any) -> dict:
+def parse_to_host(text: Any) -> Msg:
     """A player's message, checked; :class:`MessageError` (``msg/…``) if refused."""
     msg = TO_HOST.parse(text)
     if "pid" in msg and msg["pid"] is not None:
         _check_pid(msg)
-    _HOST_CHECKS.get(msg["kind"], lambda m: None)(msg)
+    _HOST_CHECKS.get(msg["kind"], _no_check)(msg)
     return msg
 
 
@@ -212,7 +220,7 @@ def refuse(id: int, code: str, detail: str) -> str:
     return dumps(TO_PLAYER.build("refuse", id, code=code, detail=detail))
 
 
-def view(id: int, ack: int, table_view: dict) -> str:
+def view(id: int, ack: int, table_view: Msg) -> str:
     return dumps(TO_PLAYER.build("view", id, ack=ack, view=table_view))
 
 
@@ -227,7 +235,7 @@ def reject(id: int, ref: int | None, text_digest: str | None, code: str, detail:
                                  detail=detail[:200]))
 
 
-def _check_sync(m: dict) -> None:
+def _check_sync(m: Msg) -> None:
     if m["draw"] not in DRAWS or not all(isinstance(x, str) for x in m["log"]):
         raise _bad("sync", "draw 1 or 3 and a log of moves")
     if m["deal"] is not None and not 0 <= m["deal"] < MAX_DEAL:
@@ -323,7 +331,7 @@ VIEW = {"you": PID, "phase": ("enum", (LOBBY, RACING, OVER)), "race": ("int", 0,
         "events": ("list", EVENT, EVENTS_KEPT), "event": ("int", 0, None)}
 
 
-def _check_view(m: dict) -> None:
+def _check_view(m: Msg) -> None:
     v = m["view"]
     if not _ok(v, VIEW):
         raise _bad("view", "a table view as Table.view makes it")
@@ -340,8 +348,8 @@ def _check_view(m: dict) -> None:
 _PLAYER_CHECKS = {"sync": _check_sync, "view": _check_view}
 
 
-def parse_to_player(text: Any) -> dict:
+def parse_to_player(text: Any) -> Msg:
     """The host's message, checked; :class:`MessageError` if refused."""
     msg = TO_PLAYER.parse(text)
-    _PLAYER_CHECKS.get(msg["kind"], lambda m: None)(msg)
+    _PLAYER_CHECKS.get(msg["kind"], _no_check)(msg)
     return msg

@@ -85,6 +85,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ..errors import KosynkaError
 from ..game import Game
 from ..position import IllegalMoveError, InvalidMoveError, Position, Rules
 
@@ -103,7 +104,7 @@ EVENTS_KEPT = 100      # the table's memory of what happened
 LOBBY, RACING, OVER = "lobby", "racing", "over"
 
 
-class RaceError(ValueError):
+class RaceError(KosynkaError):
     """An action the race's rules refuse; ``code`` is stable (``race/…``, ``move/…``)."""
 
     def __init__(self, code: str, detail: str) -> None:

@@ -36,11 +36,14 @@ Decisions (what is said, politely, and what is not):
 
 from __future__ import annotations
 
+from typing import Any
+
 from kosynka.race.table import GRACE, RACING
 
 from web.i18n import t
 from web.speech import plural
 
+Json = dict[str, Any]   # a view, an event, a standings row (kosynka.race.protocol checks them)
 DEAL_DIGITS = 6  # a longer deal number is not read out (a race's is 64-bit random)
 
 
@@ -50,17 +53,17 @@ def settings(lang: str, draw: int, minutes: int | None) -> str:
     return f"{t(lang, 'draw1' if draw == 1 else 'draw3')}, {kind}"
 
 
-def _say(lang: str, key: str, **kw) -> str:
+def _say(lang: str, key: str, **kw: object) -> str:
     return t(lang, key).format(**kw)
 
 
-def _names(view: dict, pids: list[int]) -> str:
+def _names(view: Json, pids: list[int]) -> str:
     names = {p["pid"]: p["name"] for p in view["players"]}
     names.update({s["pid"]: s["name"] for s in view["standings"] or ()})
     return ", ".join(names.get(pid, "?") for pid in pids)
 
 
-def ending(lang: str, view: dict) -> str:
+def ending(lang: str, view: Json) -> str:
     """How the race in ``view`` ended and who won, in one sentence ("" while it runs)."""
     end = view.get("end")
     if not end:
@@ -72,12 +75,12 @@ def ending(lang: str, view: dict) -> str:
     return (t(lang, "race_time_up") + " " + sentence) if end["reason"] == "time_up" else sentence
 
 
-def why(lang: str, row: dict) -> str:
+def why(lang: str, row: Json) -> str:
     """Why a standings row has its place: "all 52 up", "12 on foundations, 30 face up"…"""
     return _say(lang, "race_why_" + row["why"], f=row["foundation"], u=row["face_up"], s=int(GRACE))
 
 
-def told(lang: str, events: list[dict], view: dict | None) -> list[str]:
+def told(lang: str, events: list[Json], view: Json | None) -> list[str]:
     """The sentences worth saying for ``events`` (oldest first), for the viewer of ``view``."""
     if view is None:
         return []
@@ -130,7 +133,7 @@ def told(lang: str, events: list[dict], view: dict | None) -> list[str]:
     return out
 
 
-def _end(lang: str, view: dict) -> list[str]:
+def _end(lang: str, view: Json) -> list[str]:
     standings = view["standings"] or []
     out = [ending(lang, view)] if view.get("end") else [t(lang, "race_over")]
     mine = next((s for s in standings if s["pid"] == view["you"]), None)

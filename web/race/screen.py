@@ -59,7 +59,7 @@ final table.
 
 from __future__ import annotations
 
-from kosynka.cards import RANK, SUIT, SUIT_SYMBOLS
+from kosynka.cards import RANK, RANKS, RED, SUIT, SUIT_SYMBOLS, SUITS
 from kosynka.position import Position, Rules
 from kosynka.race.table import GRACE, OVER, RACING
 
@@ -81,8 +81,8 @@ HEADS = {"won": "race_you_won", "lost": "race_you_lost", "draw": "race_you_draw"
 
 def _card_text(card: int) -> tuple[str, bool]:
     """A card's chip: (``10♥``, red)."""
-    rank = "A23456789"[RANK[card]] if RANK[card] < 9 else ("10", "J", "Q", "K")[RANK[card] - 9]
-    return rank + SUIT_SYMBOLS[SUIT[card]], SUIT[card] in (1, 2)
+    rank = "10" if RANKS[RANK[card]] == "T" else RANKS[RANK[card]]
+    return rank + SUIT_SYMBOLS[SUIT[card]], RED[card]
 
 
 def mini_table(pid: int, name: str, pos: Position) -> object:
@@ -111,7 +111,7 @@ class RaceScreen:
         app = page.app
         self.table = h("main", {"id": "race-table", "class": "race-table"},
                        *(h("div", {"class": cls, "data-pile": name}) for name, cls in PILES))
-        for i, suit in enumerate("shdc"):
+        for i, suit in enumerate(SUITS):
             self.table.children[2 + i].dataset.suit = suit
         self.strip = h("header", {"class": "race-strip"})
         self.news = h("p", {"class": "race-news", "data-race-news": True, "aria-hidden": "true",
