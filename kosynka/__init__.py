@@ -6,10 +6,11 @@ push/pop, notation), :mod:`~kosynka.game` (undo, counters, score, save).
 Runs on CPython 3.11+ and on Pyodide; never imports ``js``/``pyodide``.
 """
 from .cards import Card, InvalidCardError, card_name, parse_card
+from .errors import KosynkaError
 from .game import Game, SaveError
 from .position import (DRAW, IllegalMoveError, InvalidMoveError, InvalidPositionError, Move,
-                       Position, Rules)
+                       Outcome, Position, Rules, Termination)
 
 __all__ = ["Card", "card_name", "parse_card", "InvalidCardError", "Rules", "Position",
-           "Move", "DRAW", "IllegalMoveError", "InvalidMoveError", "InvalidPositionError",
-           "Game", "SaveError"]
+           "Move", "DRAW", "Outcome", "Termination", "KosynkaError", "IllegalMoveError",
+           "InvalidMoveError", "InvalidPositionError", "Game", "SaveError"]

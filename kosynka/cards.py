@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import TypeAlias
 
+from .errors import KosynkaError
+
 __all__ = [
     "Card", "RANKS", "SUITS", "SUIT_SYMBOLS", "RANK", "SUIT", "RED", "PARENTS",
     "make_card", "card_name", "parse_card", "InvalidCardError",
@@ -51,7 +53,7 @@ _NAMES = tuple(RANKS[RANK[c]] + SUITS[SUIT[c]] for c in range(52))
 _BY_NAME = {name: c for c, name in enumerate(_NAMES)}
 
 
-class InvalidCardError(ValueError):
+class InvalidCardError(KosynkaError):
     """A card name that is not rank + suit in the pinned notation."""
 
 

@@ -1,10 +1,13 @@
 """``python -m kosynka …`` — the command line.
 
-Subcommands: ``deal``, ``replay``, ``bench``, ``solve``, ``serve`` (see ``--help``),
+Subcommands: ``deal``, ``replay``, ``bench``, ``solve``, ``serve``, ``race``,
+``challenge`` (see ``--help``),
 listed in :data:`COMMANDS`. Bad input — a wrong argument, an unreadable or
 malformed file — prints one line on stderr and exits 2, never a traceback.
 ``replay`` exits 1 at the first illegal move, naming it and the rule that
-forbids it.
+forbids it; it prints ``won``, or ``not won:`` with how the game ended if the
+engine can tell (no legal move left, a dead end: :class:`~kosynka.position.Outcome`)
+and the counts.
 
 ``serve`` is the development server of the repository's ``tools/`` package:
 it is no part of the engine (nor of the browser bundle), so the engine does
@@ -18,12 +21,14 @@ import argparse
 import json
 import sys
 import time
+from typing import Any
 
-from .cli_common import (Parser, UsageError, add_rules_arguments, deal_number, one_line,
-                         parse_json, read_json, read_text, rules_from)
+from .challenge_cli import add_challenge
+from .cli_common import (Parser, Subparsers, UsageError, add_rules_arguments, deal_number, one_line,
+                         parse_json, read_deal, read_moves, read_text, rules_from)
 from .deals import deal_json
 from .game import Game
-from .position import IllegalMoveError, InvalidMoveError, InvalidPositionError, Position
+from .position import IllegalMoveError, InvalidMoveError, InvalidPositionError, Position, Termination
 from .race.cli import add_race
 
 __all__ = ["main", "COMMANDS"]
@@ -48,19 +53,8 @@ def cmd_deal(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    deal = read_json(args.deal)
-    if not isinstance(deal, dict):
-        raise UsageError(f"{args.deal}: a deal must be a JSON object with tableau and stock")
-    rules = rules_from(args, deal)
-    try:
-        start = Position.from_json(deal, rules)
-    except InvalidPositionError as e:
-        raise UsageError(f"{args.deal}: {e}") from None
-    moves = read_json(args.moves)
-    if isinstance(moves, dict):
-        moves = moves.get("moves")
-    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-        raise UsageError(f"{args.moves}: expected a JSON list of moves or {{\"moves\": [...]}}")
+    _, start = read_deal(args.deal, args)
+    moves = read_moves(args.moves)
     game = Game.from_position(start, clock=lambda: 0.0)
     for i, move in enumerate(moves, 1):
         try:
@@ -71,17 +65,25 @@ def cmd_replay(args: argparse.Namespace) -> int:
         except (IllegalMoveError, InvalidMoveError) as e:
             print(one_line(f"move {i} ({move}) is illegal: {e}"), file=sys.stderr)
             return 1
-    if game.is_won:
+    outcome = game.outcome()
+    if outcome is not None and outcome.won:
         print("won")
     else:
         p = game.position
-        print(f"not won: {sum(p.foundations)}/52 on foundations, {game.moves} moves, "
+        end = "" if outcome is None else ENDS[outcome.termination] + ", "
+        print(f"not won: {end}{sum(p.foundations)}/52 on foundations, {game.moves} moves, "
               f"score {game.score}, {len(p.stock)} in stock, {len(p.waste)} in waste, "
               f"{sum(p.down)} face down")
     return 0
 
 
-def bench_engine(seconds: float = 2.0, seed: int = 1) -> dict:
+ENDS = {Termination.NO_MOVES: "no legal move left",
+        Termination.DEAD_END: "a dead end (no move can put a card up, turn one up or play "
+                              "one from the stock and waste)"}
+"""How ``replay`` says a game that cannot be won any more has ended."""
+
+
+def bench_engine(seconds: float = 2.0, seed: int = 1) -> dict[str, float]:
     """Random legal play over deals 0, 1, …: per position, generate the legal
     moves, then push and pop each of them; then play one at random, for
     ``seconds`` of CPU time (``time.process_time``: what else the machine runs
@@ -131,7 +133,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
 
-    def progress(row):
+    def progress(row: dict[str, Any]) -> None:
         if args.verbose:
             print(json.dumps(row), file=sys.stderr, flush=True)
 
@@ -195,7 +197,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------- the parser
-def add_deal(sub) -> None:
+def add_deal(sub: Subparsers) -> None:
     p = sub.add_parser("deal", help="print the deal JSON of deal number N")
     p.add_argument("number", type=deal_number)
     p.add_argument("--verified", action="store_true",
@@ -204,7 +206,7 @@ def add_deal(sub) -> None:
     p.set_defaults(func=cmd_deal)
 
 
-def add_replay(sub) -> None:
+def add_replay(sub: Subparsers) -> None:
     p = sub.add_parser("replay", help="play a list of moves from a deal")
     p.add_argument("deal", help="deal JSON file (- for stdin)")
     p.add_argument("moves", help="JSON list of moves, or {\"moves\": [...]}")
@@ -212,7 +214,7 @@ def add_replay(sub) -> None:
     p.set_defaults(func=cmd_replay)
 
 
-def add_bench(sub) -> None:
+def add_bench(sub: Subparsers) -> None:
     p = sub.add_parser("bench", help="print throughput figures")
     p.add_argument("what", choices=("engine", "solver"))
     p.add_argument("--seconds", type=float, default=2.0,
@@ -228,7 +230,7 @@ def add_bench(sub) -> None:
     p.set_defaults(func=cmd_bench)
 
 
-def add_solve(sub) -> None:
+def add_solve(sub: Subparsers) -> None:
     p = sub.add_parser("solve", help="decide a deal or a saved game with the solver (F2)")
     p.add_argument("file", nargs="?", default="-",
                    help="deal JSON or saved-game JSON (- for stdin, the default)")
@@ -240,14 +242,14 @@ def add_solve(sub) -> None:
     p.set_defaults(func=cmd_solve)
 
 
-def add_serve(sub) -> None:
+def add_serve(sub: Subparsers) -> None:
     # its arguments (--port, --host, --quiet, --help) are tools.serve's own
     p = sub.add_parser("serve", help="serve the app at http://127.0.0.1:8000/ (--port N)",
                        add_help=False)
     p.set_defaults(func=cmd_serve, takes_rest=True)
 
 
-COMMANDS = (add_deal, add_replay, add_bench, add_solve, add_serve, add_race)
+COMMANDS = (add_deal, add_replay, add_bench, add_solve, add_serve, add_race, add_challenge)
 """Every subcommand, in ``--help`` order: a function that adds the subcommand's
 parser to the subparsers and sets ``func`` (parsed args → exit status; raise
 :class:`~kosynka.cli_common.UsageError` for bad input). A subcommand written in
@@ -271,7 +273,8 @@ def main(argv: list[str] | None = None) -> int:
         if rest and not getattr(args, "takes_rest", False):
             raise UsageError(f"unrecognized arguments: {' '.join(rest)}")
         args.rest = rest
-        return args.func(args)
+        status: int = args.func(args)
+        return status
     except UsageError as e:
         print(one_line(f"kosynka: error: {e}"), file=sys.stderr)
         return 2

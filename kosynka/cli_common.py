@@ -10,12 +10,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any, NoReturn, TypeAlias
 
 from .deals import check_number
-from .position import Rules
+from .position import InvalidPositionError, Position, Rules
 
-__all__ = ["UsageError", "Parser", "deal_number", "add_rules_arguments", "rules_from",
-           "read_text", "parse_json", "read_json", "one_line"]
+__all__ = ["UsageError", "Parser", "Subparsers", "deal_number", "add_rules_arguments", "rules_from",
+           "read_text", "parse_json", "read_json", "read_deal", "read_moves", "one_line"]
+
+
+Subparsers: TypeAlias = "argparse._SubParsersAction[Parser]"
+"""What a subcommand's ``add_…`` function is given to add its parser to."""
 
 
 class UsageError(Exception):
@@ -32,7 +37,7 @@ class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are a :class:`UsageError` (one line, exit 2;
     argparse's own would print the usage too)."""
 
-    def error(self, message: str) -> None:
+    def error(self, message: str) -> NoReturn:
         raise UsageError(message)
 
 
@@ -59,7 +64,7 @@ def add_rules_arguments(p: argparse.ArgumentParser) -> None:
                    help="redeal limit: 0, 1, 2, 3 or unlimited (default unlimited)")
 
 
-def rules_from(args: argparse.Namespace, data: dict | None = None) -> Rules:
+def rules_from(args: argparse.Namespace, data: dict[str, Any] | None = None) -> Rules:
     """Rules from the flags, falling back on ``draw``/``redeals`` keys in ``data``
     (``null`` or ``"unlimited"`` meaning unlimited), then on Classic draw 1."""
     data = data or {}
@@ -102,3 +107,27 @@ def parse_json(text: str, path: str) -> object:
 def read_json(path: str) -> object:
     """The JSON in file ``path`` (``-`` = stdin); UsageError if unreadable."""
     return parse_json(read_text(path), path)
+
+
+def read_moves(path: str) -> list[str]:
+    """A move list from file ``path``: a JSON list of moves in the notation, or an
+    object with it under ``moves`` (or ``solution``, as ``deal --verified`` prints
+    it); UsageError otherwise."""
+    moves = read_json(path)
+    if isinstance(moves, dict):
+        moves = moves.get("moves", moves.get("solution"))
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise UsageError(f"{path}: expected a JSON list of moves or {{\"moves\": [...]}}")
+    return moves
+
+
+def read_deal(path: str, args: argparse.Namespace) -> tuple[dict[str, Any], Position]:
+    """The deal JSON in file ``path`` and its position under the rules of the
+    flags (else the file's, else Classic draw 1); UsageError if it is none."""
+    deal = read_json(path)
+    if not isinstance(deal, dict):
+        raise UsageError(f"{path}: a deal must be a JSON object with tableau and stock")
+    try:
+        return deal, Position.from_json(deal, rules_from(args, deal))
+    except InvalidPositionError as e:
+        raise UsageError(f"{path}: {e}") from None

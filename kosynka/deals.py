@@ -25,6 +25,7 @@ back (any position, mid-game keys included).
 from __future__ import annotations
 
 import datetime
+from typing import Any, Iterator
 
 from .cards import Card, card_name
 
@@ -34,7 +35,7 @@ MAX_DEAL = 1 << 64
 _MASK = (1 << 64) - 1
 
 
-def _splitmix64(state: int):
+def _splitmix64(state: int) -> Iterator[int]:
     while True:
         state = (state + 0x9E3779B97F4A7C15) & _MASK
         z = state
@@ -78,7 +79,7 @@ def deal_cards(number: int) -> tuple[list[list[Card]], list[Card]]:
     return tableau, deck[28:]
 
 
-def deal_json(number: int, draw: int = 1, redeals: int | None = None) -> dict:
+def deal_json(number: int, draw: int = 1, redeals: int | None = None) -> dict[str, Any]:
     """The pinned deal JSON of deal ``number`` under the rules ``draw`` /
     ``redeals`` (``None`` = unlimited; pass ``**rules.to_json()``): its number,
     rules, the 7 columns bottom → top and the stock, first drawn first.

@@ -24,6 +24,10 @@ goes below 0, and an undo restores the exact score before the move. A win adds
 Decisions where SPEC is silent: a won game is over — no more moves and no undo;
 a game finished with the solver's help (F2) is marked ``assisted`` and sets no
 record (the UI asks :attr:`Game.sets_record`).
+
+What the last action did is :attr:`Game.last` (a :class:`Played`: the cards
+that moved, from where to where, the card it turned up, the win), so a screen
+or a screen reader says what happened without comparing two tables.
 """
 
 from __future__ import annotations
@@ -31,22 +35,42 @@ from __future__ import annotations
 import json
 import math
 import time
-from typing import Callable
+from dataclasses import dataclass
+from typing import Any, Callable
 
 from .cards import InvalidCardError, parse_card
 from .deals import check_number
+from .errors import KosynkaError
 from .position import (FOUNDATION, STOCK, WASTE, IllegalMoveError, InvalidMoveError,
-                       InvalidPositionError, Move, Position, Rules)
+                       InvalidPositionError, Move, Outcome, Position, Rules)
 
-__all__ = ["Game", "SaveError", "SAVE_VERSION", "win_bonus"]
+__all__ = ["Game", "Played", "SaveError", "SAVE_VERSION", "win_bonus"]
 
 SAVE_VERSION = 1
 UNDO = "U"
 
 
-class SaveError(ValueError):
+class SaveError(KosynkaError):
     """A saved-game document that cannot be loaded: not JSON, truncated, of an
     unknown version, or describing an impossible game. The message says which."""
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """What one action did. ``kind``: ``draw`` (``cards`` the drawn cards, the
+    last one on top), ``redeal`` (the waste turned back into the stock), ``move``
+    (``cards`` the cards moved, the lead card first, from pile ``src`` to pile
+    ``dst``: indices as in :mod:`kosynka.position`) or ``undo`` (the action taken
+    back: ``cards`` went from ``src`` back to ``dst``; a card it had turned up
+    stays up, C5). ``turned``: the card this action turned face up in a column
+    (None if none); ``won``: it put the 52nd card up."""
+
+    kind: str
+    cards: tuple[int, ...] = ()
+    src: int = STOCK
+    dst: int = WASTE
+    turned: int | None = None
+    won: bool = False
 
 
 def win_bonus(seconds: float) -> int:
@@ -68,7 +92,9 @@ class Game:
         self.log: list[str] = []
         self.score = 0
         self.assisted = False
+        self.last: Played | None = None    # what the last action did
         self._scores: list[int] = []
+        self._played: list[Played] = []    # what each action still on the undo stack did
         self._banked_ms = 0                # whole ms played before the running stretch
         self._since: float | None = None   # clock reading while running
 
@@ -122,6 +148,15 @@ class Game:
             return []
         p = self.position
         return [p.format_move(m) for m in p.legal_moves()]
+
+    def is_legal(self, move: Move) -> bool:
+        """May ``move`` (a move tuple, e.g. ``DRAW``) be played now? Never once won."""
+        return not self.is_won and self.position.is_legal(move)
+
+    def outcome(self) -> Outcome | None:
+        """How the game has ended — won, no legal move left, a dead end — or None
+        while it goes on (:meth:`Position.outcome`)."""
+        return self.position.outcome()
 
     def targets(self, card: str) -> list[str]:
         """C4: the destinations (``F``, ``1``–``7``) where ``card`` and everything
@@ -210,20 +245,28 @@ class Game:
             elif src >= FOUNDATION:
                 delta -= 15
         self._scores.append(self.score)
+        turns = p.revealed_by(m)
+        cards = _moving(p, m)
         p.push(m)
         self.score = max(0, self.score + delta)
         self.log.append(text)
+        if src == STOCK:
+            played = Played("draw", cards) if cards else Played("redeal")
+        else:
+            played = Played("move", cards, src, dst,
+                            None if turns is None else p.columns[turns][-1], p.is_won)
+        self.last = played
+        self._played.append(played)
         if p.is_won:
             self.pause()
             self.score += win_bonus(self.elapsed())
 
     def _undo(self) -> None:
-        p = self.position
-        after = p.down
-        p.pop()
-        p.down = [min(a, b) for a, b in zip(p.down, after)]
+        self.position.pop(keep_revealed=True)  # C5
         self.score = self._scores.pop()
         self.log.append(UNDO)
+        was = self._played.pop()
+        self.last = Played("undo", was.cards, was.dst, was.src)
 
     # ----------------------------------------------------------- save / load
     def to_json(self) -> str:
@@ -274,7 +317,7 @@ class Game:
             raise SaveError(f"saved game is malformed: {e!r}") from None
 
     @classmethod
-    def _load(cls, data: dict, clock: Callable[[], float] | None) -> "Game":
+    def _load(cls, data: dict[str, Any], clock: Callable[[], float] | None) -> "Game":
         rules = Rules.from_json(data["rules"])
         start = Position.from_json(data["deal"], rules)
         number = data.get("number")
@@ -322,3 +365,16 @@ class Game:
     def __repr__(self) -> str:
         return (f"<Game number={self.number} {self.rules.name} moves={self.moves} "
                 f"score={self.score} won={self.is_won}>")
+
+
+def _moving(p: Position, m: Move) -> tuple[int, ...]:
+    """The cards move ``m`` takes (before it is made), the lead card first; a
+    draw's cards as they will lie on the waste (the top one last)."""
+    src, _, n = m
+    if src == STOCK:
+        return p.stock[:-min(p.rules.draw, len(p.stock)) - 1:-1] if p.stock else ()
+    if src < 7:
+        return tuple(p.columns[src][-n:])
+    if src == WASTE:
+        return p.waste[-1:]
+    return ((p.foundations[src - FOUNDATION] - 1) * 4 + src - FOUNDATION,)

@@ -36,13 +36,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .errors import KosynkaError
+
 __all__ = ["MessageError", "Protocol", "ENVELOPE"]
 
 ENVELOPE = ("v", "id", "kind")
 MAX_DEPTH = 8  # JSON nesting a message may have (deeper input is refused before parsing)
 
 
-class MessageError(ValueError):
+class MessageError(KosynkaError):
     """A message from a peer that is refused; ``code`` is stable (``msg/…``)."""
 
     def __init__(self, code: str, detail: str) -> None:
@@ -51,7 +53,7 @@ class MessageError(ValueError):
         self.detail = detail
 
 
-def _type_ok(value: Any, typ) -> bool:
+def _type_ok(value: Any, typ: Any) -> bool:
     if typ is int:  # bool is an int in Python, never in a message
         return isinstance(value, int) and not isinstance(value, bool)
     if typ is float:
@@ -102,7 +104,7 @@ class Protocol:
         self.kinds = kinds
         self.max_bytes = max_bytes
 
-    def build(self, kind: str, id: int, **fields: Any) -> dict:
+    def build(self, kind: str, id: int, **fields: Any) -> dict[str, Any]:
         """A message of ``kind`` with ``fields``; ``ValueError`` if they do not fit."""
         msg = {"v": self.version, "id": id, "kind": kind, **fields}
         try:
@@ -112,10 +114,10 @@ class Protocol:
         return msg
 
     @staticmethod
-    def dumps(msg: dict) -> str:
+    def dumps(msg: dict[str, Any]) -> str:
         return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
 
-    def parse(self, text: Any) -> dict:
+    def parse(self, text: Any) -> dict[str, Any]:
         """The message in ``text`` (from a peer), or :class:`MessageError`."""
         if not isinstance(text, str):
             raise MessageError("msg/not_text", f"a message is JSON text, not {type(text).__name__}")
@@ -129,7 +131,7 @@ class Protocol:
             raise MessageError("msg/not_json", "not JSON") from None
         return self.check(msg)
 
-    def check(self, msg: Any) -> dict:
+    def check(self, msg: Any) -> dict[str, Any]:
         """``msg`` itself if it is a well-formed message of this protocol."""
         if not isinstance(msg, dict):
             raise MessageError("msg/not_object", "a message is a JSON object")

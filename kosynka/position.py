@@ -7,7 +7,8 @@ solver's fast path), :meth:`Position.pop` takes it back exactly, and
 :class:`IllegalMoveError` with the reason. Undo as a player sees it (C5, a
 revealed card stays up) lives in :class:`kosynka.game.Game`.
 
-Piles, as attributes (treat them as read-only outside this module):
+Piles, as attributes (read-only outside this module: every change is a
+:meth:`Position.push` or a :meth:`Position.pop`):
 
 * ``columns`` — 7 tuples of cards, bottom → top;
 * ``down`` — 7 ints: how many bottom cards of each column are face down. The
@@ -24,9 +25,15 @@ Piles, as attributes (treat them as read-only outside this module):
   (the rest of the last draw not yet played, at least 1 while the waste has
   cards). It is not part of :meth:`key`.
 
-A move is a tuple ``(src, dst, count)`` of pile indices: columns 0–6, ``WASTE``
+A move is a tuple ``(src, dst, count)`` of pile numbers: columns 0–6, ``WASTE``
 7, foundation of suit ``s`` at ``FOUNDATION + s`` (8–11), ``STOCK`` 12. Tapping
-the stock (draw or redeal) is ``DRAW == (STOCK, WASTE, 0)``.
+the stock (draw or redeal) is ``DRAW == (STOCK, WASTE, 0)``. Each pile also has
+an id, ``PILE_IDS[number]`` (``t1``–``t7``, ``waste``, ``f1``–``f4``, ``stock``):
+the names a view gives its piles.
+
+Asking: :meth:`Position.is_legal` (one move), :meth:`Position.legal_moves`
+(all), :meth:`Position.targets` (where a card may go), :meth:`Position.outcome`
+(won, no legal move left, or a dead end — see :class:`Termination`).
 
 Notation (pinned): ``D`` taps the stock; ``<card>><dest>`` moves a card with
 everything on it, dest ``F`` (that card's foundation) or ``1``–``7``::
@@ -43,15 +50,19 @@ solver prunes it).
 
 from __future__ import annotations
 
+import enum
 import re
 from dataclasses import dataclass
-from typing import Iterable, Sequence, TypeAlias
+from typing import Any, Iterable, Sequence, TypeAlias
 
-from .cards import PARENTS, RANK, RANKS, SUIT, SUIT_SYMBOLS, Card, card_name, parse_card, InvalidCardError
+from .cards import (PARENTS, RANK, RANKS, SUIT, SUIT_SYMBOLS, SUITS, Card, card_name, make_card,
+                    parse_card, InvalidCardError)
 from .deals import deal_cards
+from .errors import KosynkaError
 
 __all__ = [
-    "Rules", "Position", "Move", "WASTE", "FOUNDATION", "STOCK", "DRAW",
+    "Rules", "Position", "Move", "WASTE", "FOUNDATION", "STOCK", "DRAW", "PILE_IDS",
+    "PILE_NUMBERS", "destination", "Outcome", "Termination",
     "InvalidMoveError", "IllegalMoveError", "InvalidPositionError",
 ]
 
@@ -62,17 +73,61 @@ STOCK = 12
 DRAW: Move = (STOCK, WASTE, 0)
 KING = 12
 
+PILE_IDS: tuple[str, ...] = (*(f"t{i + 1}" for i in range(7)), "waste",
+                             *(f"f{s + 1}" for s in range(4)), "stock")
+"""Each pile's id by its number: ``t1``–``t7`` the columns (0–6), ``waste`` (7),
+``f1``–``f4`` the foundations of ♠ ♥ ♦ ♣ (8–11), ``stock`` (12)."""
+PILE_NUMBERS: dict[str, int] = {name: i for i, name in enumerate(PILE_IDS)}
+"""The pile number of each id in :data:`PILE_IDS`."""
 
-class InvalidMoveError(ValueError):
+
+def destination(card: Card, dest: str) -> int:
+    """The pile a destination of the notation names for ``card``: ``F`` its
+    foundation (the foundation of its suit), ``1``–``7`` that column."""
+    return FOUNDATION + SUIT[card] if dest == "F" else int(dest) - 1
+
+
+class InvalidMoveError(KosynkaError):
     """Text that is not a move in the pinned notation."""
 
 
-class IllegalMoveError(ValueError):
+class IllegalMoveError(KosynkaError):
     """A well-formed move that the rules do not allow in this position."""
 
 
-class InvalidPositionError(ValueError):
+class InvalidPositionError(KosynkaError):
     """Piles that no game of Klondike can have (a card twice, 53 cards, …)."""
+
+
+class Termination(enum.Enum):
+    """How a game has ended, as far as the rules alone can say exactly."""
+
+    WON = "won"
+    """R12: all 52 cards are on the foundations."""
+    NO_MOVES = "no_moves"
+    """No legal move is left, not even a tap on the stock."""
+    DEAD_END = "dead_end"
+    """Legal moves are left, but no sequence of them ever puts another card on a
+    foundation, turns up a face-down card or plays a card out of the stock and
+    waste: the redeals left (if any) cannot help, and the game cannot be won.
+    Found by trying every such sequence (the positions they reach are finite);
+    where they are too many to try (:data:`DEAD_END_SEARCH`), nothing is said."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of a game (python-chess's ``Outcome``): see :meth:`Position.outcome`."""
+
+    termination: Termination
+
+    @property
+    def won(self) -> bool:
+        return self.termination is Termination.WON
+
+
+DEAD_END_SEARCH = 2000
+"""Positions :meth:`Position.outcome` tries at most before it says nothing of a
+dead end (a true dead end is found within a few hundred)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +160,7 @@ class Rules:
             return "Turn Three"
         return f"Limited, draw {self.draw}, {self.redeals} redeal{'s' * (self.redeals != 1)}"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"draw": self.draw, "redeals": self.redeals}
 
     @classmethod
@@ -116,13 +171,18 @@ class Rules:
 
     @classmethod
     def parse_redeals(cls, text: str) -> int | None:
-        """``"unlimited"`` → None, ``"0"``–``"3"`` → int (CLI and links)."""
+        """``"unlimited"`` → None, ``"0"``–``"3"`` → int (the CLI, and links
+        through :func:`kosynka.variants.from_text`); ValueError otherwise."""
         if text == "unlimited":
             return None
         if text in ("0", "1", "2", "3"):
             return int(text)
-        raise ValueError(f"redeals must be 0, 1, 2, 3 or unlimited, not {text!r}")
+        raise ValueError(f"redeals must be 0, 1, 2, 3 or unlimited, not {str(text)[:8]!r}")
 
+
+_Saved: TypeAlias = tuple[tuple[tuple[Card, ...], ...], tuple[int, ...], tuple[Card, ...],
+                         tuple[Card, ...], tuple[int, ...], int, int]
+"""What :meth:`Position.push` keeps for :meth:`Position.pop`."""
 
 _MOVE_RE = re.compile(r"([A2-9TJQK][shdc])>([F1-7])")
 
@@ -153,7 +213,7 @@ class Position:
         self.rules = rules
         self.redeals_used = redeals_used
         self.fan = (min(rules.draw, len(self.waste)) if fan is None else fan)
-        self._stack: list[tuple] = []
+        self._stack: list[_Saved] = []
         self._validate()
 
     # ----------------------------------------------------------- construction
@@ -231,7 +291,7 @@ class Position:
         except (InvalidCardError, TypeError) as e:
             raise InvalidPositionError(f"bad deal: {e}") from None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Deal JSON of this position (with the optional keys filled in)."""
         return {
             "tableau": [[card_name(c) for c in col] for col in self.columns],
@@ -257,7 +317,7 @@ class Position:
         return p
 
     # ----------------------------------------------------------- identity
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         """Everything the rules depend on (``fan`` excluded)."""
         return (tuple(self.columns), tuple(self.down), self.stock, self.waste,
                 tuple(self.foundations), self.redeals_used)
@@ -281,6 +341,51 @@ class Position:
         """R10: the stock is empty, the waste is not, and a redeal is left."""
         lim = self.rules.redeals
         return not self.stock and bool(self.waste) and (lim is None or self.redeals_used < lim)
+
+    @property
+    def redeals_left(self) -> int | None:
+        """R10: how many more times the waste may be turned back (None: unlimited)."""
+        lim = self.rules.redeals
+        return None if lim is None else lim - self.redeals_used
+
+    def outcome(self, max_positions: int = DEAD_END_SEARCH) -> Outcome | None:
+        """How the game has ended, or None while it goes on (or while a dead end
+        cannot be told within ``max_positions`` positions): won (R12), no legal
+        move left, or a dead end (:class:`Termination`)."""
+        if self.is_won:
+            return Outcome(Termination.WON)
+        if not self.legal_moves():
+            return Outcome(Termination.NO_MOVES)
+        return Outcome(Termination.DEAD_END) if self._dead_end(max_positions) else None
+
+    def _dead_end(self, limit: int) -> bool:
+        """No sequence of moves from here puts a card up, turns one up or takes
+        one from the talon (see :attr:`Termination.DEAD_END`); False when it
+        finds one, or when more than ``limit`` positions would have to be tried."""
+        up, down, talon = sum(self.foundations), sum(self.down), len(self.stock) + len(self.waste)
+        unlimited = self.rules.redeals is None  # redeals used then change nothing
+
+        def ident(p: Position) -> tuple[Any, ...]:
+            k = p.key()
+            return k[:-1] if unlimited else k
+
+        seen = {ident(self)}
+        todo = [self.copy()]
+        while todo:
+            p = todo.pop()
+            for m in p.legal_moves():
+                p.push(m)
+                if (sum(p.foundations) > up or sum(p.down) < down
+                        or len(p.stock) + len(p.waste) < talon):
+                    return False
+                k = ident(p)
+                if k not in seen:
+                    if len(seen) >= limit:
+                        return False
+                    seen.add(k)
+                    todo.append(p.copy())
+                p.pop()
+        return True
 
     # ----------------------------------------------------------- moves
     def legal_moves(self) -> list[Move]:
@@ -393,11 +498,14 @@ class Position:
         else:
             self.foundations[dst - FOUNDATION] += 1
 
-    def pop(self) -> None:
-        """Take back the last :meth:`push` exactly (reveals included)."""
+    def pop(self, keep_revealed: bool = False) -> None:
+        """Take back the last :meth:`push` exactly (reveals included); with
+        ``keep_revealed`` a card it turned face up stays face up (C5, the
+        player's undo)."""
+        after = self.down
         cols, down, self.stock, self.waste, found, self.redeals_used, self.fan = self._stack.pop()
         self.columns = list(cols)
-        self.down = list(down)
+        self.down = [min(a, b) for a, b in zip(down, after)] if keep_revealed else list(down)
         self.foundations = list(found)
 
     @property
@@ -445,76 +553,113 @@ class Position:
         if not m:
             raise InvalidMoveError(
                 f"not a move: {text!r} (expected D, or card>dest like Th>4 or Ah>F)")
-        card = parse_card(m.group(1))
-        name = m.group(1)
-        src, n = self._locate(card, name)
-        dest = m.group(2)
-        if dest == "F":
-            return self._check_to_foundation(card, name, src, n)
-        return self._check_to_column(card, name, src, n, int(dest) - 1)
+        move = self._check(parse_card(m.group(1)), m.group(2))
+        if isinstance(move, str):
+            raise IllegalMoveError(move)
+        return move
 
-    def _locate(self, card: Card, name: str) -> tuple[int, int]:
+    def is_legal(self, move: Move) -> bool:
+        """Is ``move`` legal here? The answer of ``move in self.legal_moves()``,
+        without generating them."""
+        if move == DRAW:
+            return bool(self.stock) or self.can_redeal()
+        try:
+            src, dst, n = move
+            card = self._lifted(src, n)
+        except (TypeError, ValueError, IndexError):
+            return False
+        if card is None or type(dst) is not int:
+            return False
+        if dst == FOUNDATION + SUIT[card]:
+            return self._check(card, "F") == move
+        return 0 <= dst < 7 and self._check(card, str(dst + 1)) == move
+
+    def _lifted(self, src: int, n: int) -> Card | None:
+        """The lowest card a move of ``n`` cards from pile ``src`` would lift
+        (whether it may is :meth:`_check`'s), or None if there is none."""
+        if type(src) is not int or type(n) is not int or n < 1:
+            return None
+        if 0 <= src < 7:
+            col = self.columns[src]
+            return col[-n] if n <= len(col) else None
+        if n != 1:
+            return None
+        if src == WASTE:
+            return self.waste[-1] if self.waste else None
+        if FOUNDATION <= src < STOCK:
+            k = self.foundations[src - FOUNDATION]
+            return make_card(k - 1, src - FOUNDATION) if k else None
+        return None
+
+    def _check(self, card: Card, dest: str) -> Move | str:
+        """The legal move of ``card`` (with the cards on it) to ``dest`` (``F``,
+        ``1``–``7``), or why there is none: the text of the IllegalMoveError."""
+        name = card_name(card)
+        at = self._locate(card, name)
+        if isinstance(at, str):
+            return at
+        src, n = at
+        if dest == "F":
+            return self._to_foundation(card, name, src, n)
+        return self._to_column(card, name, src, n, int(dest) - 1)
+
+    def _locate(self, card: Card, name: str) -> tuple[int, int] | str:
+        """``(pile, count)``: where ``card`` would move from and how many cards go
+        with it, or why it cannot be picked up."""
         if self.waste and self.waste[-1] == card:
             return WASTE, 1
         if card in self.waste:
-            raise IllegalMoveError(
-                f"{name} is inside the waste: only its top card plays (R9)")
+            return f"{name} is inside the waste: only its top card plays (R9)"
         if card in self.stock:
-            raise IllegalMoveError(f"{name} is in the stock")
+            return f"{name} is in the stock"
         s, r = SUIT[card], RANK[card]
         if self.foundations[s] > r:
             if self.foundations[s] == r + 1:
                 return FOUNDATION + s, 1
-            raise IllegalMoveError(
-                f"{name} is under other cards on its foundation: only the top card comes back (R8)")
+            return f"{name} is under other cards on its foundation: only the top card comes back (R8)"
         for c, col in enumerate(self.columns):
             if card in col:
                 i = col.index(card)
                 if i < self.down[c]:
-                    raise IllegalMoveError(f"{name} is face down in column {c + 1}")
+                    return f"{name} is face down in column {c + 1}"
                 return c, len(col) - i
         raise AssertionError("every card is somewhere")  # _validate guarantees it
 
-    def _check_to_foundation(self, card: Card, name: str, src: int, n: int) -> Move:
+    def _to_foundation(self, card: Card, name: str, src: int, n: int) -> Move | str:
         s = SUIT[card]
         if src >= FOUNDATION:
-            raise IllegalMoveError(f"{name} is already on its foundation")
+            return f"{name} is already on its foundation"
         if n > 1:
-            raise IllegalMoveError(
-                f"{name}>F: only the top card of a column goes to a foundation (R7)")
+            return f"{name}>F: only the top card of a column goes to a foundation (R7)"
         have = self.foundations[s]
         if have != RANK[card]:
-            need = RANKS[have] + "shdc"[s] if have < 13 else "nothing"
-            raise IllegalMoveError(
-                f"{name}>F: the {SUIT_SYMBOLS[s]} foundation takes {need} next (R7)")
+            need = RANKS[have] + SUITS[s] if have < 13 else "nothing"
+            return f"{name}>F: the {SUIT_SYMBOLS[s]} foundation takes {need} next (R7)"
         return (src, FOUNDATION + s, 1)
 
-    def _check_to_column(self, card: Card, name: str, src: int, n: int, dst: int) -> Move:
+    def _to_column(self, card: Card, name: str, src: int, n: int, dst: int) -> Move | str:
         if src == dst:
-            raise IllegalMoveError(f"{name} is already in column {dst + 1}")
+            return f"{name} is already in column {dst + 1}"
         if src < 7:
             col = self.columns[src]
             for i in range(len(col) - n, len(col) - 1):
                 if col[i] not in PARENTS[col[i + 1]]:
-                    raise IllegalMoveError(
-                        f"{name}>{dst + 1}: {card_name(col[i + 1])} on {card_name(col[i])} "
-                        "is not in sequence, so they cannot move together (R4)")
+                    return (f"{name}>{dst + 1}: {card_name(col[i + 1])} on {card_name(col[i])} "
+                            "is not in sequence, so they cannot move together (R4)")
         target = self.columns[dst]
         if not target:
             if RANK[card] != KING:
-                raise IllegalMoveError(
-                    f"{name}>{dst + 1}: only a King may fill an empty column (R6)")
+                return f"{name}>{dst + 1}: only a King may fill an empty column (R6)"
         elif target[-1] not in PARENTS[card]:
-            raise IllegalMoveError(
-                f"{name}>{dst + 1}: {name} cannot go on {card_name(target[-1])}: columns "
-                "build down by one rank in alternating colours (R3)")
+            return (f"{name}>{dst + 1}: {name} cannot go on {card_name(target[-1])}: columns "
+                    "build down by one rank in alternating colours (R3)")
         return (src, dst, n)
 
     def play(self, move: Move | str) -> Move:
         """Check and apply a move (tuple or notation); returns the move tuple."""
         if isinstance(move, str):
             move = self.parse_move(move)
-        elif move not in self.legal_moves():
+        elif not self.is_legal(move):
             raise IllegalMoveError(f"illegal move {move!r}")
         self.push(move)
         return move
@@ -610,12 +755,12 @@ class Position:
     def targets(self, card: Card) -> list[str]:
         """C4: every destination (``F``, ``1``–``7``) where ``card`` with the
         cards on it may legally go now; empty if it cannot move."""
-        out = []
         name = card_name(card)
-        for dest in "F1234567":
-            try:
-                self.parse_move(f"{name}>{dest}")
-            except IllegalMoveError:
-                continue
-            out.append(dest)
+        at = self._locate(card, name)
+        if isinstance(at, str):
+            return []
+        src, n = at
+        out = [] if isinstance(self._to_foundation(card, name, src, n), str) else ["F"]
+        out += [str(d + 1) for d in range(7)
+                if not isinstance(self._to_column(card, name, src, n, d), str)]
         return out

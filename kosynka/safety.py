@@ -16,6 +16,8 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .cards import card_name
 from .position import Position
 
@@ -25,7 +27,7 @@ _SIB = (3, 2, 1, 0)           # the other suit of the same colour
 _OPP = ((1, 2), (0, 3), (0, 3), (1, 2))
 
 
-def safe(card: int, found) -> bool:
+def safe(card: int, found: Sequence[int]) -> bool:
     """May ``card`` (at a column top, or in a talon as allowed below) go to its
     foundation with no alternative searched?
 
@@ -70,7 +72,7 @@ def safe(card: int, found) -> bool:
     return found[o1] >= r and found[o2] >= r and found[_SIB[s]] >= r - 1
 
 
-def safe_back(card: int, found) -> bool:
+def safe_back(card: int, found: Sequence[int]) -> bool:
     """Is ``card``, the top of its foundation, one that never needs to come
     back (R8)? Same rule as :func:`safe` with the card counted as not yet on
     its foundation. Proof: if a shortest winning line from P starts by moving

@@ -67,11 +67,7 @@ def from_text(draw: str | None, redeals: str | None) -> Rules:
         draw = "1"
     if draw not in ("1", "3"):
         raise ValueError(f"draw must be 1 or 3, not {str(draw)[:8]!r}")
-    if redeals in (None, "", "u", "unlimited"):
-        return Rules(int(draw), None)
-    if redeals not in ("0", "1", "2", "3"):
-        raise ValueError(f"redeals must be 0, 1, 2, 3 or unlimited, not {str(redeals)[:8]!r}")
-    return Rules(int(draw), int(redeals))
+    return Rules(int(draw), Rules.parse_redeals("unlimited" if redeals in (None, "", "u") else redeals))
 
 
 def from_fields(draw: object, redeals: object) -> Rules:
@@ -79,9 +75,9 @@ def from_fields(draw: object, redeals: object) -> Rules:
     for name, value in (("draw", draw), ("redeals", redeals)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
             raise ValueError(f"{name} must be a whole number, not {str(value)[:8]!r}")
-    if draw is None:
+    if not isinstance(draw, int):
         raise ValueError("draw must be 1 or 3, not None")
-    return Rules(draw, redeals)
+    return Rules(draw, redeals if isinstance(redeals, int) else None)
 
 
 LINK_FIELDS = ("deal", "draw", "redeals", "daily")

@@ -66,6 +66,18 @@ def test_replay_of_a_partial_line_prints_the_counts(tmp_path, capsys):
     assert out.startswith("not won: 0/52 on foundations, 4 moves, score 5,")
 
 
+def test_replay_says_when_the_game_cannot_be_won_any_more(tmp_path, capsys):
+    """The engine's Outcome (issue 22): deal 25 under draw 3 with no redeal, the
+    stock drawn through: no card of it, nor of the columns, can ever play."""
+    f = tmp_path / "m.json"
+    f.write_text('["D", "D", "D", "D", "D", "D", "D", "D"]')
+    deal = tmp_path / "d.json"
+    assert main(["deal", "25", "--draw", "3", "--redeals", "0"]) == 0
+    deal.write_text(capsys.readouterr().out)
+    assert main(["replay", str(deal), str(f)]) == 0
+    assert capsys.readouterr().out.startswith("not won: a dead end (no move can put a card up")
+
+
 @pytest.mark.parametrize("args, msg", [
     (["deal", "x"], "not a deal number"),
     (["deal", "-1"], "deal number"),

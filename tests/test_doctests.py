@@ -1,5 +1,6 @@
 """The engine's docstring examples run as tests (issue 9 item 7): every module of
-``kosynka/`` found on disk (``__main__`` runs the CLI, it is not imported)."""
+``kosynka/`` found on disk (``__main__`` runs the CLI, it is not imported), and
+the README's (issue 22)."""
 
 from __future__ import annotations
 
@@ -27,3 +28,8 @@ def test_the_engine_has_examples():
     counts = {n: doctest.testmod(importlib.import_module(n)).attempted for n in
               ("kosynka.position", "kosynka.deals")}
     assert all(counts.values()), counts
+
+
+def test_the_readme_example_runs():
+    result = doctest.testfile(str(ROOT / "README.md"), module_relative=False)
+    assert result.attempted and result.failed == 0

@@ -1,15 +1,20 @@
-"""The engine's import graph has no cycle (issue 9 item 3): every import of every
-module of ``kosynka/`` and ``tools/`` counts, a function-local one too, since a
-lazy import only hides a circle until the function runs."""
+"""The import graph (issue 9 item 3, issue 22 item 5): no cycle in the engine, the
+page and the tools — every import counts, a function-local one too, since a lazy
+import only hides a circle until the function runs — and the page imports only
+what the browser bundle holds (web/vendor/app.zip, tools.serve's rule), the
+standard library and the browser's own modules."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
+from tools import serve
 from tools.pyimports import imports, module_name, ours
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("kosynka", "tools")
+PACKAGES = ("kosynka", "tools", "web")
+BROWSER = {"js", "pyodide", "pyscript"}  # Pyodide's and PyScript's modules
 
 
 def _graph() -> dict[str, set[str]]:
@@ -18,7 +23,7 @@ def _graph() -> dict[str, set[str]]:
     for pkg in PACKAGES:
         for path in sorted((ROOT / pkg).rglob("*.py")):
             rel = path.relative_to(ROOT)
-            if "__pycache__" not in rel.parts:
+            if "__pycache__" not in rel.parts and "vendor" not in rel.parts:
                 known[module_name(rel.as_posix())] = path
     return {n: ours(imports(p, n), known) - {n} for n, p in known.items()}
 
@@ -52,6 +57,31 @@ def test_no_import_cycle():
     assert not {m for n in graph if n.startswith("tools") for m in graph[n]
                 if m.startswith("kosynka")}
     assert _cycle(graph) is None, " → ".join(_cycle(graph))
+
+
+def test_the_page_imports_only_what_the_bundle_holds():
+    """Every import of every bundled module, function-local ones too (they run
+    in the browser when called), is a bundled module of ours, the standard
+    library (Pyodide's is CPython's), the browser's modules or a bundled PyPI
+    package — so no page breaks on an import the bundle lacks."""
+    bundled = set(serve.browser_modules(ROOT))
+    known = {module_name(p.relative_to(ROOT).as_posix()): p
+             for pkg in ("kosynka", "web") for p in (ROOT / pkg).rglob("*.py")
+             if "__pycache__" not in p.parts and "vendor" not in p.parts}
+    allowed = set(sys.stdlib_module_names) | BROWSER | set(serve.PYPI_MODULES)
+    assert "web.app" in bundled and "kosynka.position" in bundled
+    assert "kosynka.cli" not in bundled                   # the page has no use for it
+    missing = {}
+    for name in sorted(bundled):
+        for imp in imports(known[name], name):
+            top = imp.split(".")[0]
+            if top in ("kosynka", "web"):
+                mod = ours([imp], known)
+                if not mod <= bundled:
+                    missing[name] = sorted(mod - bundled)
+            elif top not in allowed:
+                missing[name] = [imp]
+    assert not missing, f"imports the bundle cannot serve: {missing}"
 
 
 def test_the_cycle_finder_finds_one():

@@ -82,3 +82,31 @@ def test_legal_moves_are_exactly_the_moves_parse_accepts(number, variant, depth)
     if p.stock or p.can_redeal():
         accepted.add("D")
     assert legal == accepted
+
+
+@settings(max_examples=40, deadline=None)
+@given(number=st.integers(0, 2**64 - 1), variant=st.sampled_from(VARIANTS),
+       choices=st.lists(st.integers(0, 10**6), min_size=0, max_size=80))
+def test_is_legal_and_targets_say_what_legal_moves_says(number, variant, choices):
+    """Position.is_legal answers ``move in legal_moves()`` for every (src, dst,
+    count), and targets lists every legal destination of a card, in positions
+    reached by play with undos (C5: a column's face-up cards need not be one run)."""
+    g = Game.new(number, variant)
+    for k in choices:
+        legal = g.legal_moves()
+        if g.is_won or not legal:
+            break
+        if g.can_undo and k % 5 == 0:
+            g.undo()
+        else:
+            g.play(legal[k % len(legal)])
+    p = g.position
+    legal = set(p.legal_moves())
+    judged = {(s, d, n) for s in range(13) for d in range(13) for n in range(15)
+              if p.is_legal((s, d, n))}
+    assert judged == legal
+    for c in range(52):
+        dests = sorted({p.format_move(m).split(">")[1] for m in legal
+                        if m[0] != 12 and p.format_move(m).startswith(card_name(c) + ">")},
+                       key="F1234567".index)
+        assert p.targets(c) == dests

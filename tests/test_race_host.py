@@ -4,6 +4,7 @@ table runs on; reconnects resynchronise from the host's copy (N9)."""
 import json
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from kosynka.position import Rules
 from kosynka.race import protocol as P
@@ -183,7 +184,7 @@ def test_every_bad_message_gets_a_reject_with_its_reason_and_changes_nothing(rac
     p1.play(LINE[1])                          # the table runs on, the player unharmed
     race.run()
     assert race.host.table.members[1].game.log == LINE[:2] == p1.game.log
-    assert p1.rejects == []
+    assert not p1.rejects
 
 
 def test_a_message_before_joining_is_refused():
@@ -316,7 +317,7 @@ def test_a_duplicated_message_is_refused_once_and_needs_nothing(race):
     p1.play(LINE[0])
     release([0, 0])
     assert race.host.rejected == {"seq/duplicate": 1}
-    assert race.host.table.members[1].game.log == LINE[:1] and p1.rejects == []
+    assert race.host.table.members[1].game.log == LINE[:1] and not p1.rejects
 
 
 def test_a_stale_draw_answer_brings_a_sync_and_the_moves_after_it_are_made_again(race):
@@ -338,7 +339,7 @@ def test_a_reject_that_is_not_for_the_players_own_message_is_ignored(race):
     p1.play(LINE[0])                           # pending, id n
     n = p1._id
     race.links[0].on_message(P.reject(race.host.state, n, "0" * 16, "move/illegal", "forged"))
-    assert p1.rejects == [] and p1._awaiting is None
+    assert not p1.rejects and p1._awaiting is None
     race.run()
     assert race.host.table.members[1].game.log == LINE[:1] == p1.game.log
 
@@ -468,3 +469,151 @@ def test_the_hosts_own_seat_is_a_player_whose_messages_the_host_checks(race):
     me.link.send(forged)                      # the host's own page gets no trust for free
     assert race.host.rejected == {"claim/false": 1}
     assert race.host.table.members[HOST].game.log == LINE[:1]
+
+
+# ---------------------------------------------------------------- issue 18: events through the host
+def test_each_view_carries_the_events_its_member_has_not_had(race):
+    p1, p2 = race.players
+    p1.take_events(), p2.take_events(), race.me.take_events()
+    p1.play(LINE[0])
+    p1.offer_draw()
+    race.run()
+    assert [(e["kind"], e["pid"]) for e in p2.take_events()] == [("moved", 1), ("offered", 1)]
+    assert p2.take_events() == []                         # taken once
+    race.me.answer_draw(False)
+    race.run()
+    assert [(e["kind"], e["pid"]) for e in p1.take_events()] == [("moved", 1), ("offered", 1),
+                                                                 ("refused", HOST)]
+
+
+def test_a_comeback_hears_no_backlog_but_what_happens_after(race):
+    p1, p2 = race.players
+    race.net.cut(race.links[0])
+    race.run()
+    p2.play(LINE[0])
+    race.run()
+    p1.take_events()
+    race.connect(0)
+    race.run()
+    assert [e["kind"] for e in p1.take_events()] == []    # the view says how things are
+    assert [e["kind"] for e in p2.take_events()][-1] == "back"
+
+
+# ---------------------------------------------------------------- issue 18 item 5: hardening
+def test_the_hosts_log_keeps_every_count_and_only_the_latest_refusals(race):
+    from kosynka.race.host import LOG_KEPT
+    link = race.links[0]
+    for i in range(LOG_KEPT * 3):
+        link.send("garbage %d {{{" % i)
+    race.run()
+    assert race.host.rejected["msg/not_json"] == LOG_KEPT * 3
+    assert len(race.host.log) == LOG_KEPT and race.host.log[-1]["code"] == "msg/not_json"
+
+
+def _host_says(race, i, text):
+    """``text`` reaches friend i as if the host had sent it."""
+    race.links[i].on_message(text)
+
+
+@pytest.mark.parametrize("bad", [{"race": 7, "draw": 2}, {"race": 7, "deal": 1 << 64},
+                                 {"race": 7, "deal": -1}, {"tables": {"1": {"tableau": 5}}},
+                                 {"events": [{"n": 99, "kind": "ended", "pid": None,
+                                              "name": None, "reason": "won"}]},
+                                 {"players": [{"pid": 1}]}, {"can": {"move": 1}}])
+def test_a_player_never_raises_on_a_view_it_cannot_use_and_keeps_its_last(race, bad):
+    p1, _ = race.players
+    before = p1.view
+    v = dict(before, **bad)
+    _host_says(race, 0, P.view(race.host.state + 5, p1.ack, v))     # no exception
+    assert p1.view == before and p1.game.number == DEAL
+    p1.play(LINE[0])
+    race.run()
+    assert race.host.table.members[1].game.log == LINE[:1]
+
+
+def test_a_sync_with_a_deal_out_of_range_is_refused_by_the_player(race):
+    p1, _ = race.players
+    p1._request_sync()
+    _host_says(race, 0, P.sync(race.host.state + 1, p1._awaiting, p1.ack, 1, 1 << 64, 1, []))
+    assert p1.game is not None and p1.game.number == DEAL    # the bad sync changed nothing
+
+
+def test_play_between_a_comebacks_sync_and_its_first_view_raises_only_race_error(race):
+    p1, _ = race.players
+    race.net.cut(race.links[0])
+    race.run()
+    back = Player("P1", race.net.clock)             # a reload: it remembers pid and token only
+    back.pid, back.token = p1.pid, p1.token
+    race.players[0] = back
+    race.connect(0)
+    race.net.run(stop=lambda: back.game is not None)
+    assert back.view is None
+    with pytest.raises(RaceError) as e:
+        back.play(LINE[0])
+    assert e.value.code == "race/wait"
+    race.run()
+    back.play(LINE[0])
+    race.run()
+    assert race.host.table.members[1].game.log == LINE[:1]
+
+
+def test_the_host_removes_a_stranger_seated_in_the_lobby():
+    t = Table(friends=2)
+    friend, stranger = t.players
+    friend.set_ready(True)
+    t.run()
+    assert not t.me.view["can"]["start"]
+    t.me.remove(stranger.pid)
+    t.run()
+    assert stranger.error_code == "table/left" and not t.links[1].connected
+    assert [p["name"] for p in t.me.view["players"]] == ["Host", "P1"]
+    assert t.me.view["can"]["start"] and stranger.pid not in t.host.tokens
+    t.me.start()
+    t.run()
+    assert friend.game is not None and t.host.rejected == {}
+
+
+def test_the_host_refuses_a_join_past_the_spectator_cap():
+    from kosynka.race.table import MAX_SEATS, MAX_WATCHERS
+    t = Table(friends=MAX_SEATS - 1 + MAX_WATCHERS)
+    assert all(p.pid is not None for p in t.players)
+    t.players.append(Player("Late", t.net.clock))
+    t.connect(len(t.players) - 1)
+    t.run()
+    assert t.players[-1].error_code == "table/full" and t.players[-1].pid is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_a_player_never_raises_whatever_the_host_sends(data):
+    """A fuzz of the host's messages: real ones with a field changed to any JSON."""
+    t = Table(friends=1)
+    t.start()
+    p1 = t.players[0]
+    p1.play(LINE[0])
+    texts = []
+    link = t.links[0]
+    handler = link.on_message
+    link.on_message = lambda x: (texts.append(x), handler(x))
+    t.me.play(LINE[0])
+    p1.offer_draw()
+    t.run()
+    link.on_message = handler
+    junk = st.recursive(st.none() | st.booleans() | st.integers(-2, 2 ** 65) | st.floats()
+                        | st.text(max_size=8), lambda c: st.lists(c, max_size=3)
+                        | st.dictionaries(st.text(max_size=6), c, max_size=3), max_leaves=6)
+    for _ in range(5):
+        msg = json.loads(data.draw(st.sampled_from(texts)))
+        target = msg                              # a field at any depth gets any JSON
+        while True:
+            keys = list(range(len(target))) if isinstance(target, list) else sorted(target)
+            if not keys:
+                break
+            key = data.draw(st.sampled_from(keys))
+            if isinstance(target[key], (dict, list)) and target[key] and data.draw(st.booleans()):
+                target = target[key]
+                continue
+            target[key] = data.draw(junk)
+            break
+        link.on_message(json.dumps(msg))         # never raises
+    p1.play("D") if p1.racing else None

@@ -1,28 +1,13 @@
-"""The table's layout (web.layout): one set of numbers for the page and the first
-paint, pile names ↔ engine piles, and taps resolved by where cards are in the game
-(issue 9 items 5 and 6). The browser side of the comparison with paint.js is
-tests/e2e/test_layout_paint.py."""
-import json
-import re
-from pathlib import Path
-
+"""The table's layout (web.layout): pile names ↔ engine piles, and taps resolved by
+where cards are in the game (issue 9 items 5 and 6). The first paint draws this
+layout from data (tools/firstpaint.py): tests/test_first_paint.py and, in the
+browser, tests/e2e/test_layout_paint.py."""
 import pytest
 
 from kosynka import Game, Position, Rules, parse_card
 from kosynka.position import FOUNDATION, STOCK, WASTE
 
 from web import layout
-
-PAINT_JS = Path(__file__).resolve().parents[1] / "web" / "boot" / "paint.js"
-
-
-def test_paint_js_carries_the_layout_numbers():
-    text = PAINT_JS.read_text(encoding="utf-8")
-    m = re.search(r"// LAYOUT: generated from web/layout.py NUMBERS.*?\n\s*var N = (\{.*?\});\n\s*// END LAYOUT",
-                  text, re.S)
-    want = "  var N = " + json.dumps(layout.NUMBERS, sort_keys=True) + ";"
-    assert m, "paint.js lost its LAYOUT markers"
-    assert json.loads(m.group(1)) == layout.NUMBERS, f"paste into web/boot/paint.js:\n{want}"
 
 
 def test_pile_names_and_engine_piles():
@@ -48,7 +33,7 @@ def test_hit_finds_every_face_up_card_where_the_game_has_it(size):
     for move in ("D", "D", "D"):
         g.play(move)
     geom = layout.geometry(*size)
-    placed = layout.places(g.position, geom, lambda r, s: r * 4 + s)
+    placed = layout.places(g.position, geom)
     for card, p in placed.items():
         if not p.up or (p.pile == "waste" and card != g.position.waste[-1]):
             continue  # face down, or covered by the waste's top card (draw 1)
@@ -61,7 +46,7 @@ def test_hit_finds_every_face_up_card_where_the_game_has_it(size):
 def test_hit_on_bare_ground_and_off_every_pile():
     geom = layout.geometry(360, 520)
     pos = Position.deal(1)
-    placed = layout.places(pos, geom, lambda r, s: r * 4 + s)
+    placed = layout.places(pos, geom)
     x, y, w, h = geom.pile_box("t1")
     assert layout.hit(geom, placed, x + 2, y + h - 2) == ("t1", None)  # under the column's cards
     fx, fy, _, _ = geom.pile_box("f2")
@@ -81,7 +66,7 @@ def test_draw3_waste_fans_its_playable_cards():
     pos = Position.deal(1, Rules(3))
     pos.play("D")
     geom = layout.geometry(360, 520)
-    placed = layout.places(pos, geom, lambda r, s: r * 4 + s)
+    placed = layout.places(pos, geom)
     xs = [placed[c].x for c in pos.waste]
     assert xs == [0, geom.fan, 2 * geom.fan]
 
@@ -113,7 +98,7 @@ def test_no_column_runs_past_the_table_bottom(size):
     pos = _long_column_position()
     assert len(pos.columns[6]) == 18
     geom = layout.geometry(*size)
-    placed = layout.places(pos, geom, lambda r, s: r * 4 + s)
+    placed = layout.places(pos, geom)
     bottom = max(geom.col_top + p.y + geom.ch for p in placed.values() if p.pile[0] == "t")
     assert bottom <= max(size[1], layout.N["min_side"])
     # every column uses the same offsets
@@ -154,12 +139,12 @@ def test_landscape_puts_the_top_row_beside_the_columns(left):
     pos = _long_column_position()
     fd, fu = layout.table_offsets(pos, g)
     assert fu >= layout.MIN_FU
-    placed = layout.places(pos, g, lambda r, s: r * 4 + s)
+    placed = layout.places(pos, g)
     assert max(g.col_top + p.y + g.ch for p in placed.values() if p.pile[0] == "t") <= 279
     # draw 3: the fan opens downwards, the playable card lowest and hit there
     p3 = Position.deal(1, Rules(3))
     p3.play("D")
-    placed = layout.places(p3, g, lambda r, s: r * 4 + s)
+    placed = layout.places(p3, g)
     assert [(placed[c].x, placed[c].y) for c in p3.waste] == [(0, 0), (0, g.fan), (0, 2 * g.fan)]
     wx, wy, _, _ = boxes["waste"]
     assert layout.hit(g, placed, wx + 2, wy + 2 * g.fan + 5) == ("waste", 2)
@@ -175,7 +160,7 @@ def test_left_handed_mirrors_the_top_row():
     assert all(g.pile_box(f"t{i}") == r.pile_box(f"t{i}") for i in range(1, 8))
     pos = Position.deal(1, Rules(3))
     pos.play("D")
-    placed = layout.places(pos, g, lambda r_, s: r_ * 4 + s)
+    placed = layout.places(pos, g)
     # the fan opens to the left: the playable card is the leftmost
     assert [placed[c].x for c in pos.waste] == [2 * g.fan, g.fan, 0]
     x, y = wx + 2, 10

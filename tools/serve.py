@@ -25,6 +25,10 @@ Standard library only. Two jobs:
       imports, stay out. ``pyscript.toml`` maps it with
       ``"./web/vendor/app.zip" = "./*"``: in Pyodide ``import kosynka`` and
       ``import web.app`` work from the current directory;
+    * ``web/vendor/first-paint.js``: the data the first paint draws before Python
+      is up (card backs of a new deal as ``web/layout.py`` lays them out, at
+      reference table sizes: :mod:`tools.firstpaint`), rebuilt in a fresh
+      process when the layout, the view or its maker changed;
     * ``web/vendor/build.json`` (and the same data as ``build.mjs`` for the boot
       module and ``sw-manifest.js`` for the service worker) records the runtime
       version, a content hash of the Python code (``app``), a content hash of
@@ -41,7 +45,8 @@ Standard library only. Two jobs:
     server works as well (``python -m http.server``) once vendored.
 
 This module lives in the repository's ``tools/``, outside the engine: nothing
-of it reaches the browser, and it imports nothing of ``kosynka``.
+of it reaches the browser, and it imports nothing of ``kosynka`` (the first
+paint's data is made by running the page's layout in another process).
 """
 
 from __future__ import annotations
@@ -57,6 +62,7 @@ import threading
 import zipfile
 from pathlib import Path
 
+from . import firstpaint
 from .pyimports import imports, module_name, ours
 from .snapshot import ensure_snapshot
 
@@ -304,6 +310,25 @@ def _newest_mtime(paths) -> float:
 _BUNDLE_LOCK = threading.Lock()
 
 
+def _ensure_first_paint(root: Path) -> None:
+    """Write ``web/vendor/first-paint.js`` (:mod:`tools.firstpaint`) when a file
+    it is made from is newer, in a fresh Python process (the layout as it is on
+    disk, whatever this process imported). Fails soft: the page then paints
+    nothing before Python, and says so in one line here."""
+    import subprocess
+
+    out = root / firstpaint.OUTPUT
+    sources = [root / rel for rel in firstpaint.SOURCES] + [Path(firstpaint.__file__)]
+    if out.is_file() and _newest_mtime(sources) <= out.stat().st_mtime:
+        return
+    proc = subprocess.run([sys.executable, firstpaint.__file__, str(root)], cwd=root,
+                          env={**os.environ, "PYTHONPATH": str(root)},
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if proc.returncode != 0:
+        last = (proc.stderr.strip().splitlines() or ["failed"])[-1]
+        print(f"kosynka: the first paint's data was not made: {last}", file=sys.stderr)
+
+
 def ensure_bundle(root: Path | str | None = None, *, force: bool = False) -> dict:
     """Build ``web/vendor/app.zip`` and the build manifests if any source changed.
 
@@ -317,6 +342,7 @@ def _ensure_bundle(root: Path, force: bool) -> dict:
     vendor = root / "web" / "vendor"
     vendor.mkdir(parents=True, exist_ok=True)
     build_json = vendor / "build.json"
+    _ensure_first_paint(root)
     sources = _python_sources(root)
     shell = _shell_files(root)
     inputs = [p for _, p in sources] + [root / f for f in shell] + [root / "web", root / "kosynka"]

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import js
 
@@ -37,9 +38,10 @@ from web.dom import Listeners, LocalStorageBackend, document, nil, window
 from web.i18n import pick_language, t
 from web.input import TableInput
 from web.modes import Mode
+from web.challenge import ACTIONS as CHALLENGE_ACTIONS, ChallengePage
 from web.race.page import RacePage
 from web.solo import Solo
-from web.store import GAME_KEY, MemoryBackend, Store
+from web.store import GAME_KEY, Backend, MemoryBackend, Store
 from web.view import TableView
 
 
@@ -47,6 +49,7 @@ class App:
     def __init__(self) -> None:
         random.seed()  # a restored memory snapshot freezes random's state
         self.storage_ok = True
+        backend: Backend
         try:
             backend = LocalStorageBackend()
         except Exception:  # private mode / blocked: play on, tell the player once
@@ -74,6 +77,7 @@ class App:
         self.dialogs = Dialogs(self.listeners, on_action=self.on_sheet_action,
                                on_set=self.change_setting, on_closed=self.sheet_closed)
         self.race = RacePage(self)
+        self.challenges = ChallengePage(self)
 
     # ------------------------------------------------------------ start-up
     async def start(self) -> None:
@@ -85,11 +89,12 @@ class App:
         if self.race.handover_tab():
             return  # this tab only handed a friend's reply to the hosting tab (issue 11)
         self.race.route(str(window.location.hash))
+        challenge = self.challenges.take_link(str(window.location.hash))  # opened once the table is up
         solo = self.solo
         link, bad_link = links.from_address(str(window.location.hash), str(window.location.search))
-        env = self.store.load_game_envelope()
+        env = self.challenges.on_start(self.store.load_game_envelope())
         game = None
-        meta = {}
+        meta: dict[str, Any] = {}
         if env is not None:
             try:
                 game = Game.from_json(env["game"])
@@ -130,6 +135,7 @@ class App:
         if document.documentElement.getAttribute("data-update") == "ready":
             self.announce_update()      # announced before Python was up
         window.setInterval(self.listeners.proxy(lambda *a: self.tick()), 500)
+        self.challenges.started(meta if game is not None else {}, challenge)
         self.race.way_back()
         self.solver.start_worker()
         self.solver.prepare_next(solo.rules_from_settings())
@@ -266,10 +272,14 @@ class App:
                 solo.restart()
             elif action == "settings":
                 self.show_settings()
+            elif action == "race":
+                self.race.open_host()
 
     def on_key(self, ev) -> None:
         if self.dialogs.is_open:
             self.dialogs.on_key(ev)
+        elif self.challenges.viewing:
+            self.challenges.on_key(ev)
         elif self.race.active:
             self.race.on_key(ev)
         else:
@@ -288,6 +298,10 @@ class App:
             self.race.open_host()
         elif action == "help":
             self.show_help()
+        elif action in CHALLENGE_ACTIONS:
+            if action in ("challenge", "challenges", "show-way") and self.mode not in (Mode.READY, Mode.WON):
+                return  # a deal is being looked for, or played by Finish
+            self.challenges.action(action)
         elif action == "copy":
             field = document.getElementById("share-url")
             try:
@@ -300,7 +314,7 @@ class App:
         self.input.deselect()
         self.dialogs.open("settings", sheets.settings_html(
             self.lang, self.settings, self.solo.game.rules, str(window.location.href),
-            self.solo.records_html(), dealt_now=dealt_now))
+            self.solo.records_html(), dealt_now=dealt_now, way=self.solo.mark == "verified"))
 
     def show_help(self) -> None:
         """The keys, in the player's language (issue 13)."""
@@ -333,7 +347,8 @@ class App:
         dealt_now = False
         if name in ("draw", "redeals"):
             g = self.solo.game
-            if self.solo.rules_from_settings() != g.rules and g.moves == 0 and self.mode is Mode.READY:
+            if (self.solo.rules_from_settings() != g.rules and g.moves == 0 and self.mode is Mode.READY
+                    and self.solo.challenge is None):
                 # no move made: the new variant is dealt now, and the sheet says so
                 self.solo.new_game(confirm=False)
                 dealt_now = True
@@ -344,6 +359,7 @@ class App:
         """Settings closed with a variant change that waits for the next deal: say so.
         During a race, the solo page goes back under the race at once."""
         self.race.cover()
+        self.challenges.closed(kind)
         if kind == "settings" and self.solo.rules_from_settings() != self.solo.game.rules \
                 and self.mode is not Mode.SEARCHING:
             self.toast(self.tr("variant_next"))

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Callable
 
 from web import sheets
-from web.dom import SOLO_PAGE, Listeners, control_selector, document, nil
+from web.dom import SOLO_PAGE, JsObject, Listeners, control_selector, document, nil
 
 
 class Dialogs:
@@ -34,9 +34,11 @@ class Dialogs:
         self.on_set = on_set
         self.on_closed = on_closed
         self.kind: str | None = None
-        self._back = None  # where the focus was before the sheet opened
+        self._back: JsObject = None  # where the focus was before the sheet opened
         self._armed = False
-        self._yes = self._no = None
+        self._yes: Callable[[], None] | None = None
+        self._no: Callable[[], None] | None = None
+        self.button: JsObject = None  # the button whose action is being run (its data-* say more)
         listeners.on(self.el, "click", self._click)
         listeners.on(self.el, "pointerdown", self._arm)
 
@@ -61,7 +63,7 @@ class Dialogs:
             self.sheet.setAttribute("aria-labelledby", "sheet-title")
         self._inert(True)
         self.el.hidden = False
-        first = self.sheet.querySelector(same or "button") if (same or kind == "confirm") else None
+        first: JsObject = self.sheet.querySelector(same or "button") if (same or kind == "confirm") else None
         (self.sheet if nil(first) else first).focus()
 
     def close(self, cancelled: bool = False) -> None:
@@ -92,20 +94,21 @@ class Dialogs:
             if not nil(el):
                 el.inert = on
 
-    def ask(self, lang: str, question: str, on_yes, on_no=None) -> None:
+    def ask(self, lang: str, question: str, on_yes: Callable[[], None],
+            on_no: Callable[[], None] | None = None) -> None:
         """A yes/no confirmation; ``on_no`` also runs if it is dismissed."""
         self.open("confirm", sheets.confirm_html(lang, question))
         self._yes = on_yes
         self._no = on_no
 
-    def on_key(self, ev) -> None:
+    def on_key(self, ev: JsObject) -> None:
         if str(ev.key) == "Escape":
             self.close(cancelled=True)
 
-    def _arm(self, ev) -> None:
+    def _arm(self, ev: JsObject) -> None:
         self._armed = True
 
-    def _click(self, ev) -> None:
+    def _click(self, ev: JsObject) -> None:
         if not self._armed and int(ev.detail or 0) != 0:
             return
         target = ev.target
@@ -130,4 +133,5 @@ class Dialogs:
         elif action in ("cancel", "close"):
             self.close(cancelled=True)
         else:
+            self.button = btn
             self.on_action(action)

@@ -7,6 +7,8 @@ for the page's life; ``nil`` tells JS null/undefined; ``LocalStorageBackend`` is
 
 from __future__ import annotations
 
+from typing import Any, Callable, TypeAlias
+
 import js
 from pyodide.ffi import create_proxy
 
@@ -19,16 +21,21 @@ document = js.document
 window = js.window
 
 
-def nil(x) -> bool:
+JsObject: TypeAlias = Any
+"""A browser object as Pyodide hands it over (a ``JsProxy``): typed by the
+browser, not here, so ``Any`` for mypy."""
+
+
+def nil(x: JsObject) -> bool:
     """True for JS null/undefined as Pyodide hands them over."""
     return x is None or x is _jsnull
 
 
-SOLO_PAGE = ("bar", "table", "panel")
+SOLO_PAGE = ("bar", "challenge-bar", "table", "panel")
 """The solo page's parts that a sheet or a race screen makes inert."""
 
 
-def control_selector(el) -> str | None:
+def control_selector(el: JsObject) -> str | None:
     """A selector that finds the control ``el`` again in a sheet drawn anew
     (a choice by its setting and value, a button by its action, a field by
     name), so the focus can stay on it; None for anything else."""
@@ -46,14 +53,15 @@ class Listeners:
     """Event bindings and callbacks handed to JS, kept alive as long as the page."""
 
     def __init__(self) -> None:
-        self._proxies: list = []
+        self._proxies: list[JsObject] = []
 
-    def proxy(self, fn):
+    def proxy(self, fn: Callable[..., Any]) -> JsObject:
         p = create_proxy(fn)
         self._proxies.append(p)
         return p
 
-    def on(self, target, name: str, fn, passive: bool | None = None) -> None:
+    def on(self, target: JsObject, name: str, fn: Callable[..., Any],
+           passive: bool | None = None) -> None:
         p = self.proxy(fn)
         if passive is None:
             target.addEventListener(name, p)

@@ -42,10 +42,11 @@ Input decisions (user-visible):
 from __future__ import annotations
 
 import time
-from typing import Callable
+from typing import Any, Callable
 
 from kosynka.cards import card_name
 from kosynka.game import Game
+from kosynka.position import DRAW
 
 from web import layout, speech
 from web.i18n import t
@@ -72,7 +73,7 @@ class TableInput:
         self.commands = commands or {}
         self.hints = False
         self.selected: int | None = None
-        self.drag: dict | None = None
+        self.drag: dict[str, Any] | None = None
         self.last_tap: tuple[int | None, float] = (None, 0.0)
         self._raf = None
         self._raf_proxy = listeners.proxy(self._on_frame)
@@ -135,7 +136,7 @@ class TableInput:
             return
         if pile == "stock":
             self.deselect()
-            if "D" in g.legal_moves():
+            if g.is_legal(DRAW):
                 self._play("D")
             elif self.no_redeal is not None:
                 self.no_redeal()

@@ -33,13 +33,36 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Callable, Protocol, Sequence, TypedDict
 
-# The layout's numbers: the one source for this module and for the first paint
-# before Python. web/boot/paint.js carries them as one line, ``var N = <this dict
-# as JSON, keys sorted>;`` between its LAYOUT markers; tests/test_web_layout.py
-# fails (printing the line to paste) when the two differ, and compares both
-# layouts in the browser at three viewport sizes.
-NUMBERS = {
+from kosynka.cards import Card, make_card
+from kosynka.position import FOUNDATION, PILE_IDS, PILE_NUMBERS, STOCK, WASTE, destination
+
+
+class Numbers(TypedDict):
+    min_side: int
+    gap_share: float
+    gap_min: int
+    gap_max: int
+    card_ratio: float
+    card_min: int
+    card_max: int
+    height_share: float
+    height_share_side: float
+    wide_ratio: float
+    top_min: int
+    col_gap_min: int
+    fd_share: float
+    fd_min: int
+    fu_share: float
+    fu_min: int
+    fan_share: float
+    room_margin: int
+
+
+# The layout's numbers. The first paint before Python (web/boot/paint.js) has no
+# copy: it draws this module's layout, computed at build time (tools/firstpaint.py).
+NUMBERS: Numbers = {
     "min_side": 200,           # px: a smaller table box is laid out as this
     "gap_share": 0.012,        # gap between slots: this share of the width …
     "gap_min": 3, "gap_max": 14,   # … within these px
@@ -62,10 +85,6 @@ MIN_FD = N["fd_min"]
 def _round(x: float) -> int:
     """Half up, as JavaScript's ``Math.round`` (Python's ``round`` goes to even)."""
     return math.floor(x + 0.5)
-
-
-# foundation k holds suit k in this order (DOM piles f1..f4)
-SUITS = "shdc"
 
 
 @dataclass
@@ -171,7 +190,24 @@ def column_offsets(down: int, up: int, geom: Geometry) -> tuple[int, int]:
     return fd, fu
 
 
-def table_offsets(pos, geom: Geometry) -> tuple[int, int]:
+class Piles(Protocol):
+    """What the layout reads of a position (a ``kosynka`` Position has it)."""
+
+    @property
+    def columns(self) -> Sequence[Sequence[Card]]: ...
+    @property
+    def down(self) -> Sequence[int]: ...
+    @property
+    def stock(self) -> Sequence[Card]: ...
+    @property
+    def waste(self) -> Sequence[Card]: ...
+    @property
+    def foundations(self) -> Sequence[int]: ...
+    @property
+    def fan(self) -> int: ...
+
+
+def table_offsets(pos: Piles, geom: Geometry) -> tuple[int, int]:
     """The offsets every column uses: the tightest any column needs to fit."""
     fd, fu = geom.fd, geom.fu
     for cards, down in zip(pos.columns, pos.down):
@@ -189,9 +225,10 @@ class Place:
     up: bool
 
 
-def places(pos, geom: Geometry, card_of) -> dict[int, Place]:
-    """Every card's place. ``pos`` is ``game.position``; ``card_of(rank, suit)`` → card int
-    (for foundations, which hold counts)."""
+def places(pos: Piles, geom: Geometry,
+           card_of: Callable[[int, int], Card] = make_card) -> dict[int, Place]:
+    """Every card's place. ``pos`` is ``game.position``; ``card_of(rank, suit)`` → card
+    (the foundations hold counts)."""
     out: dict[int, Place] = {}
     for i, c in enumerate(pos.stock):
         out[c] = Place("stock", i, 0, 0, False)
@@ -218,22 +255,20 @@ def places(pos, geom: Geometry, card_of) -> dict[int, Place]:
 
 
 # ------------------------------------------------------------ piles by name
-# The DOM names piles ``stock``, ``waste``, ``f1``–``f4`` (♠♥♦♣) and ``t1``–``t7``;
-# the engine numbers them (``kosynka.position``: columns 0–6, WASTE, FOUNDATION + s,
-# STOCK). These two maps are the only translation between the names.
-PILES = ("stock", "waste", "f1", "f2", "f3", "f4", "t1", "t2", "t3", "t4", "t5", "t6", "t7")
-_ENGINE = {"waste": 7, "stock": 12, **{f"f{k + 1}": 8 + k for k in range(4)},
-           **{f"t{i + 1}": i for i in range(7)}}
+# The DOM names piles by the engine's pile ids (``kosynka.position.PILE_IDS``:
+# ``t1``–``t7``, ``waste``, ``f1``–``f4`` for ♠♥♦♣, ``stock``); PILES is their
+# order on the page, the top row first.
+PILES = tuple(PILE_IDS[n] for n in (STOCK, WASTE, *range(FOUNDATION, STOCK), *range(7)))
 
 
 def engine_pile(name: str) -> int:
-    """The engine's pile number of a DOM pile name (``t1`` → 0, ``waste`` → 7, …)."""
-    return _ENGINE[name]
+    """The engine's pile number of a pile id (``t1`` → 0, ``waste`` → 7, …)."""
+    return PILE_NUMBERS[name]
 
 
 def dest_pile(card: int, dest: str) -> str:
     """The pile a move's destination in notation (``F``, ``1``–``7``) names for ``card``."""
-    return f"f{(card & 3) + 1}" if dest == "F" else f"t{dest}"
+    return PILE_IDS[destination(card, dest)]
 
 
 def hit(geom: Geometry, placed: dict[int, Place], x: float, y: float) -> tuple[str | None, int | None]:
@@ -259,7 +294,7 @@ def hit(geom: Geometry, placed: dict[int, Place], x: float, y: float) -> tuple[s
 TOP_ROW = ("stock", "waste", "f1", "f2", "f3", "f4")
 
 
-def step(geom: Geometry, pos, pile: str, index: int | None, key: str) -> tuple[str, int | None]:
+def step(geom: Geometry, pos: Piles, pile: str, index: int | None, key: str) -> tuple[str, int | None]:
     """Where the keyboard cursor goes from ``pile`` (card ``index`` in a column) on an
     arrow ``key`` (ArrowLeft/Right/Up/Down), by where the piles stand on the table:
     left and right to the nearest pile of the same row; up and down between a
@@ -296,7 +331,7 @@ def _nearest(geom: Geometry, pile: str, key: str) -> str:
     """The side layout's cursor: the nearest pile in the arrow's direction, by the
     centres of the piles' top cards (off the arrow's line counts double); ``pile``
     itself when there is none."""
-    def centre(name):
+    def centre(name: str) -> tuple[float, float]:
         x, y, w, _ = geom.pile_box(name)
         return x + w / 2, y + geom.ch / 2
     cx, cy = centre(pile)

@@ -7,6 +7,7 @@ instead of passing silently.
 
 import asyncio
 import traceback
+from typing import Any
 
 import js
 
@@ -15,7 +16,7 @@ from web.app import App
 app = App()
 
 
-def _report(task: asyncio.Task) -> None:
+def _report(task: asyncio.Task[Any]) -> None:
     if task.cancelled() or task.exception() is None:
         return
     text = "".join(traceback.format_exception(task.exception()))

@@ -21,6 +21,7 @@ sheet (``verdict_html``) is ``#verdict[data-result=lost|unknown]`` with Play on
 from __future__ import annotations
 
 from html import escape
+from typing import Iterable
 
 from kosynka import variants
 from kosynka.position import Rules
@@ -94,31 +95,42 @@ def win_html(lang: str, *, seconds: float, moves: int, score: int | None, assist
             f"<table><tr><td>{escape(t(L, 'time'))}</td><td class='n' id='win-time'>{format_time(seconds)}</td></tr>"
             f"<tr><td>{escape(t(L, 'moves'))}</td><td class='n' id='win-moves'>{moves}</td></tr>{score_row}</table>"
             f"<p class='big' id='win-record' data-record='{'yes' if result.any and not assisted else 'no'}'>"
-            f"{escape(rec)}</p>" + records + _buttons(L, "close", "again"))
+            f"{escape(rec)}</p>" + _challenge_row(L) + records + _buttons(L, "close", "again"))
 
 
-def _seg(name: str, options) -> str:
+def _challenge_row(lang: str, way: bool = False) -> str:
+    """Challenge a friend on this game, the list of challenges (issue 20) and, on a
+    verified deal (``way``), Show me a way to win."""
+    actions = [("challenge", "ch_challenge"), ("challenges", "ch_list")] + ([("show-way", "ch_way")] if way else [])
+    return "<div class='row actions challenge-row'>" + "".join(
+        f"<button type='button' data-action='{a}'>{escape(t(lang, k))}</button>" for a, k in actions) + "</div>"
+
+
+def _seg(name: str, options: Iterable[tuple[object, str, bool]]) -> str:
     return "<span class='seg'>" + "".join(
         f"<button type='button' data-set='{name}' data-value='{v}' "
         f"aria-pressed='{'true' if cur else 'false'}'>{escape(label)}</button>"
         for v, label, cur in options) + "</span>"
 
 
-def verdict_html(lang: str, result: str) -> str:
+def verdict_html(lang: str, result: str, way: bool = False) -> str:
     """The solver's verdict on Finish (F2) when it has no line to play: ``lost``
     (proven: no path to victory) or ``unknown`` (none found within its limit). It
     stays until dismissed and says what the player can do next: undo back to a
-    point, or a new deal."""
+    point, or a new deal — or, on a verified deal (``way``), see a way to win it
+    from the start (``show-way``, issue 20)."""
     title, text = (("verdict_lost", "verdict_lost_text") if result == "lost"
                    else ("verdict_unknown", "verdict_unknown_text"))
     return (f"<div id='verdict' data-result='{'lost' if result == 'lost' else 'unknown'}'>"
             f"<h2>{escape(t(lang, title))}</h2><p>{escape(t(lang, text))}</p></div>"
-            f"<div class='buttons'><button type='button' data-action='close'>{escape(t(lang, 'play_on'))}"
+            + (f"<div class='row actions'><button type='button' data-action='show-way'>"
+               f"{escape(t(lang, 'ch_way'))}</button></div>" if way else "")
+            + f"<div class='buttons'><button type='button' data-action='close'>{escape(t(lang, 'play_on'))}"
             f"</button><button type='button' data-action='again'>{escape(t(lang, 'again'))}</button></div>")
 
 
 def settings_html(lang: str, settings: Settings, table_rules: Rules, url: str, records: str,
-                  dealt_now: bool = False) -> str:
+                  dealt_now: bool = False, way: bool = False) -> str:
     """Settings: draw, redeal limit, score on/off, auto-move to foundations,
     language, Deal of the day, the link to share, records and statistics.
 
@@ -151,7 +163,8 @@ def settings_html(lang: str, settings: Settings, table_rules: Rules, url: str, r
             f"<div class='row actions'><button type='button' data-action='daily'>{escape(t(L, 'daily'))}</button>"
             f"<button type='button' data-action='race'>{escape(t(L, 'race'))}</button>"
             f"<button type='button' data-action='help'>{escape(t(L, 'help'))}</button></div>"
-            f"<p id='share-label'>{escape(t(L, 'share'))}</p><div class='row share'><input type='text' id='share-url' "
+            + _challenge_row(L, way)
+            + f"<p id='share-label'>{escape(t(L, 'share'))}</p><div class='row share'><input type='text' id='share-url' "
             f"aria-labelledby='share-label' readonly "
             f"value='{escape(url)}'><button type='button' data-action='copy'>{escape(t(L, 'copy'))}</button></div>"
             f"<details><summary>{escape(t(L, 'records'))} · {escape(t(L, 'stats'))}</summary>"

@@ -30,6 +30,11 @@ Decisions (user-visible):
   took back stays until their next move. Finish runs (F1, F2) play their own lines.
 - The win: a short cascade of the cards (``TableView.celebrate``; none with
   reduced motion), then the win sheet.
+- A game that can no longer be won says so once, as it gets there (the
+  engine's ``Outcome``: no legal move left, or a dead end — no sequence of moves
+  puts a card up, turns one up or plays one from the stock and waste): a toast
+  says undo or deal again; ``body[data-outcome]`` names it (``won`` too). The
+  game stays on the table: undo is the player's way out.
 - The address (hash) is always the link to the deal on the table (V2); a link to
   another deal over a game in progress asks first.
 - The clock pauses while the page is hidden; the game is saved after every action
@@ -66,7 +71,8 @@ class Solo:
         self.mark = "checking"
         self._finish: solve.Finish | None = None
         self._check: solve.Finish | None = None
-        self._auto: asyncio.Future | None = None
+        self._auto: asyncio.Future[None] | None = None
+        self.challenge: str | None = None  # the code of the challenge on the table (web.challenge)
 
     # ------------------------------------------------------------ game life
     def rules_from_settings(self) -> Rules:
@@ -103,6 +109,7 @@ class Solo:
         self.show_link()
         app.view.render(game.position, animate=False)
         app.set_mode(Mode.WON if game.is_won else Mode.READY)
+        self.show_outcome()
         if save:
             self.save()
 
@@ -161,8 +168,11 @@ class Solo:
             self._check = None
 
     def confirm_abandon(self, go, stay=None) -> None:
-        """Run ``go`` — after a confirmation if the game in progress has moves."""
-        if self.in_progress():
+        """Run ``go`` — after a confirmation if the game in progress has moves. A
+        challenge's game is not left: the challenge ends first (``web.challenge``)."""
+        if self.challenge is not None:
+            self.app.challenges.ask_end(stay)
+        elif self.in_progress():
             self.app.dialogs.ask(self.app.lang, self.app.tr("abandon"), go, stay)
         else:
             go()
@@ -237,7 +247,8 @@ class Solo:
             return
         try:
             self.app.store.save_game(self.game.to_json(), self.app.tab,
-                                     {"daily": self.daily, "recorded": self.recorded, "mark": self.mark})
+                                     {"daily": self.daily, "recorded": self.recorded, "mark": self.mark,
+                                      "challenge": self.challenge})
         except Exception as e:  # never let saving break play
             import js
             js.console.warn(f"save failed: {e}")
@@ -263,12 +274,27 @@ class Solo:
 
     def after_change(self, moved: bool = True) -> None:
         self.save()
-        self.app.view.render(self.game.position, animate=True)
+        self.app.view.render(self.game.position, animate=True, played=self.game.last)
         self.app.update_status()
+        self.show_outcome()
         if self.game.is_won and self.app.mode is Mode.READY:
             self.on_won()
         elif moved and self.app.settings.auto and (self._auto is None or self._auto.done()):
             self._auto = asyncio.ensure_future(self.auto_moves())
+
+    def show_outcome(self) -> None:
+        """``body[data-outcome]``: how the game has ended (the engine's Outcome), if
+        it has; a game that can no longer be won says so when it gets there."""
+        body = document.body
+        outcome = self.game.outcome()
+        if outcome is None:
+            body.removeAttribute("data-outcome")
+            return
+        name = outcome.termination.value
+        if body.getAttribute("data-outcome") != name:
+            body.setAttribute("data-outcome", name)
+            if not outcome.won:
+                self.app.toast(self.app.tr("dead_end"), 6000)
 
     async def auto_moves(self) -> None:
         """Auto-move to foundations: the safe cards go up one at a time, each a move."""
@@ -298,7 +324,9 @@ class Solo:
         app.hide_toast()
 
         def sheet():
-            if self.game is g:
+            if self.game is g and self.challenge is not None:
+                app.challenges.finished()  # the challenge's results take the win sheet's place
+            elif self.game is g:
                 app.dialogs.open("win", sheets.win_html(
                     app.lang, seconds=g.elapsed(), moves=g.moves,
                     score=g.score if app.settings.score else None,
@@ -356,7 +384,8 @@ class Solo:
                 self.mark = "lost"  # proven from the deal itself
                 self.show_mark()
                 self.save()
-            app.dialogs.open("verdict", sheets.verdict_html(app.lang, res.result))
+            app.dialogs.open("verdict", sheets.verdict_html(app.lang, res.result,
+                                                            way=self.mark == "verified"))
         if self.game is game:
             self.resume_check()
         app.solver.prepare_next(self.rules_from_settings())

@@ -36,7 +36,7 @@ import asyncio
 import json
 import random
 import time
-from typing import Callable
+from typing import Any, Callable
 
 from kosynka import deals, variants
 from kosynka.messages import MessageError
@@ -82,7 +82,7 @@ class Slicer:
                 self.n = max(10, min(20_000, int(self.n * min(2.0, max(0.5, SLICE_S / dt)))))
             await asyncio.sleep(0)
 
-    def figures(self) -> dict:
+    def figures(self) -> dict[str, Any]:
         return {"longest_slice_ms": round(self.longest * 1000, 2), "slices": self.slices,
                 "step_s": round(self.busy_s, 3), "n": self.n}
 
@@ -101,7 +101,7 @@ class WorkerClient:
         self.ready = False
         self.failed = False
         self._next = 0
-        self._pending: dict[int, asyncio.Future] = {}
+        self._pending: dict[int, asyncio.Future[Any]] = {}
         url = js.URL.new("web/solver-worker.mjs", js.document.baseURI).href
         self.worker = js.Worker.new(url, js.Object.fromEntries([["type", "module"]]))
         self._on_msg = create_proxy(self._message)
@@ -151,7 +151,7 @@ class WorkerClient:
                 fut.set_exception(RuntimeError(why))
         self._pending.clear()
 
-    def request(self, kind: str, **fields) -> tuple[int, asyncio.Future]:
+    def request(self, kind: str, **fields: Any) -> tuple[int, asyncio.Future[Any]]:
         """Send a request; ``(id, future of the answer)`` — None if cancelled."""
         self._next += 1
         fut = asyncio.get_event_loop().create_future()
@@ -304,13 +304,13 @@ class SolverClient:
                 _, fut = self.worker.request("deal", start=start, draw=rules.draw, redeals=rules.redeals)
                 ans = await fut
                 self.stats(search_s=round(time.perf_counter() - t0, 3), search_where="worker")
-                return None if cancelled() or ans is None else ans["number"]
+                return None if cancelled() or ans is None else int(ans["number"])
             except RuntimeError:
                 pass
         search = VerifiedDealSearch(start, rules)
         found = await self.slicer.run(search, cancelled)
         self.stats(search_s=round(time.perf_counter() - t0, 3), search_tried=search.tried)
-        return None if found is None else found[0]
+        return None if found is None else int(found[0])
 
     def prepare_next(self, rules: Rules) -> None:
         """Search one verified deal of ``rules`` ahead, in the background."""

@@ -27,6 +27,7 @@ The worker's script calls ``step()`` from its event loop between slices, so a
 from __future__ import annotations
 
 import time
+from typing import Any, Callable
 
 from kosynka import variants
 from kosynka.deals import check_number
@@ -52,7 +53,7 @@ PROTOCOL = Protocol("solver", 1, {
 SLICE_S = 0.04  # the worker runs a job this long, then reads its messages
 
 
-def _answer(kind: str, id: int, **fields) -> str:
+def _answer(kind: str, id: int, **fields: Any) -> str:
     return PROTOCOL.dumps(PROTOCOL.build(kind, id, **fields))
 
 
@@ -64,9 +65,9 @@ def ready(boot: str) -> str:
 class Jobs:
     """The worker's side: requests in, answers out (JSON text both ways)."""
 
-    def __init__(self, clock=time.perf_counter) -> None:
+    def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
         self.clock = clock
-        self.jobs: dict[int, object] = {}  # request id → VerifiedDealSearch | Solver, oldest first
+        self.jobs: dict[int, VerifiedDealSearch | Solver] = {}  # request id → job, oldest first
         self.n = 200  # states per step() call of a job (several calls per slice)
 
     @property

@@ -194,7 +194,8 @@ class Store:
             self.set_aside(GAME_KEY)
             return None
         self.rev = max(self.rev, d["rev"])
-        return d
+        game: dict[str, Any] = d
+        return game
 
     def stored_rev(self) -> int:
         raw = self.backend.get(GAME_KEY)
@@ -250,7 +251,8 @@ class Store:
 
     @property
     def stats(self) -> dict[str, int]:
-        return self.records["stats"]
+        stats: dict[str, int] = self.records["stats"]
+        return stats
 
     def record_abandon(self) -> None:
         """A game with moves was left unfinished: played +1, streak ends."""

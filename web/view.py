@@ -50,17 +50,14 @@ from __future__ import annotations
 import random
 from math import cos, radians, sin
 
-from kosynka.cards import RANKS, SUIT, card_name, make_card
+from kosynka.cards import RANK, RANKS, RED, SUIT, SUITS, card_name, make_card
 
 from web import layout, speech
-from web.dom import Listeners, document, reduced_motion, window
+from web.dom import JsObject, Listeners, document, reduced_motion, window
 from web.store import format_time
 
-SUITS = "shdc"
-
-
 def _display_rank(card: int) -> str:
-    r = RANKS[card >> 2]
+    r = RANKS[RANK[card]]
     return "10" if r == "T" else r
 
 
@@ -69,18 +66,18 @@ class TableView:
         self.root = root
         self.reduced = reduced_motion()
         self.piles = {str(p.dataset.pile): p for p in root.querySelectorAll("[data-pile]")}
-        self.els: dict[int, object] = {}
+        self.els: dict[int, JsObject] = {}
         self.placed: dict[int, layout.Place] = {}
         self.built: set[int] = set()
-        self.geom: layout.Geometry | None = None
+        self.geom: layout.Geometry  # set by measure(), below
         self.left_handed = False
         self.lang = "uk"
         self.cursor: tuple[str, int | None] = ("t1", None)  # the keyboard's pile and card
         self.live = document.getElementById("live")
         self._hidden: dict[int, bool] = {}
         self.position = None
-        self.flying: list = []
-        self._to_play: list = []
+        self.flying: list[JsObject] = []
+        self._to_play: list[JsObject] = []
         self._play_pending = False
         self._play_proxy = listeners.proxy(self._play_anim)
         self._cleanup_proxy = listeners.proxy(lambda *a: self._cleanup_anim())
@@ -95,7 +92,7 @@ class TableView:
         keys = random.sample(range(100, 1000), 52)
         for c in range(52):
             el = document.createElement("div")
-            el.className = "card red" if SUIT[c] in (1, 2) else "card"
+            el.className = "card red" if RED[c] else "card"
             el.dataset.face = "down"
             el.dataset.k = str(keys[c])
             el.setAttribute("role", "img")
@@ -156,11 +153,12 @@ class TableView:
         )
         self.built.add(c)
 
-    def render(self, pos, animate: bool = True) -> None:
-        """Show ``pos``; animate the cards that changed place (FLIP); say what changed."""
+    def render(self, pos, animate: bool = True, played=None) -> None:
+        """Show ``pos``; animate the cards that changed place (FLIP); say what the
+        action ``played`` (``Game.last``, None: nothing to say) did."""
         self.position = pos
-        pl = layout.places(pos, self.geom, make_card)
-        said = speech.change(self.lang, self.placed, pl, pos) if self.placed else ""
+        pl = layout.places(pos, self.geom)
+        said = speech.said(self.lang, played, pos)
         if said:
             self.say(said)
         anim = animate and not self.reduced and bool(self.placed)
@@ -217,9 +215,9 @@ class TableView:
                 pile.setAttribute("data-empty", "")
         self.piles["stock"].dataset.redeal = (
             "" if pos.stock else ("yes" if pos.can_redeal() else "no"))
-        limit = pos.rules.redeals
-        self.left_el.hidden = limit is None
-        left = "" if limit is None else str(limit - pos.redeals_used)
+        left_n = pos.redeals_left
+        self.left_el.hidden = left_n is None
+        left = "" if left_n is None else str(left_n)
         if self.left_el.textContent != left:
             self.left_el.textContent = left
         self.placed = pl
@@ -281,7 +279,7 @@ class TableView:
         radius = max(min(w * .42, h * .55), g.ch * 2)
         # the arc's centre below the table's middle, so the fan sits in the middle
         cx, cy = w / 2, min(h - g.ch * .4, h / 2 + radius * .67)
-        order = [r * 4 + s for r in range(12, -1, -1) for s in range(4)]  # K♠ K♥ K♦ K♣ Q♠ …
+        order = [make_card(r, s) for r in range(12, -1, -1) for s in range(4)]  # K♠ K♥ K♦ K♣ Q♠ …
         for i, c in enumerate(order):
             el = self.els[c]
             p = self.placed[c]  # where the card is in the game, not where a glide shows it

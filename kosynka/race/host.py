@@ -37,8 +37,8 @@ the links, checks, keeps the racers' games (the replay) and ticks the timers.
 from __future__ import annotations
 
 import random
-from collections import Counter
-from typing import Callable
+from collections import Counter, deque
+from typing import Any, Callable
 
 from ..deals import MAX_DEAL
 from ..messages import MessageError
@@ -50,7 +50,9 @@ from .player import Player
 from .table import HOST, RaceError, Table
 from .transport import CLOSED, DROPPED, Link
 
-__all__ = ["Host"]
+__all__ = ["Host", "LOG_KEPT"]
+
+LOG_KEPT = 200      # refusals kept in Host.log (all are counted in Host.rejected)
 
 
 class _Conn:
@@ -61,10 +63,10 @@ class _Conn:
     def __init__(self, link: Link) -> None:
         self.link = link
         self.pid: int | None = None
-        self.joined: str | None = None    # the join that seated them, word for word
+        self.joined: object = None        # the join that seated them, word for word
 
 
-def _ignore(*_args) -> None:
+def _ignore(*_args: object) -> None:
     pass
 
 
@@ -87,8 +89,9 @@ class Host:
         self.tokens: dict[int, str] = {HOST: self._token()}   # the host's own seat's too
         self.acks: dict[int, int] = {HOST: 0}
         self.state = 0                            # grows with every accepted change
-        self.rejected: Counter = Counter()
-        self.log: list[dict] = []
+        self.rejected: Counter[str] = Counter()   # every refusal, by code
+        self.log: deque[dict[str, Any]] = deque(maxlen=LOG_KEPT)   # the latest refusals
+        self.told: dict[int, int] = {}            # pid → the last event its views carried
         self.on_change: Callable[[], None] = _ignore
 
     # ----------------------------------------------------------- links
@@ -111,7 +114,7 @@ class Host:
         self.rejected[code] += 1
         self.log.append({"t": self.clock(), "pid": conn.pid, "code": code, "detail": detail})
 
-    def _reject(self, conn: _Conn, ref: int | None, text, code: str, detail: str) -> None:
+    def _reject(self, conn: _Conn, ref: int | None, text: object, code: str, detail: str) -> None:
         self._refused(conn, code, detail)
         self._send(conn, protocol.reject(self.state, ref, protocol.digest(text), code, detail))
 
@@ -121,7 +124,7 @@ class Host:
         self._send(conn, protocol.refuse(self.state, code, detail))
 
     # ----------------------------------------------------------- messages
-    def _receive(self, conn: _Conn, text) -> None:
+    def _receive(self, conn: _Conn, text: object) -> None:
         self.tick()
         try:
             msg = protocol.parse_to_host(text)
@@ -181,6 +184,8 @@ class Host:
                 t.again(pid, self.choose_deal, now)
             elif kind == "change_settings":
                 t.change_settings(pid, now)
+            elif kind == "remove":
+                t.remove(pid, msg["who"], now)
         except RaceError as e:
             self._reject(conn, mid, text, e.code, e.detail)
             return
@@ -189,7 +194,7 @@ class Host:
             self._sync(conn, mid)
         self._changed()
 
-    def _join(self, conn: _Conn, msg: dict, text: str) -> None:
+    def _join(self, conn: _Conn, msg: protocol.Msg, text: object) -> None:
         now = self.clock()
         pid = msg["pid"]
         if pid is not None and pid in self.tokens and pid in self.table.members:
@@ -211,6 +216,7 @@ class Host:
             self.acks[pid] = msg["id"]
         conn.pid, conn.joined = pid, text
         self.conns[pid] = conn
+        self.told[pid] = self.table.event_n   # from now on: a comeback hears no backlog
         self._welcome(conn, msg["id"])
         self._changed()
 
@@ -220,35 +226,46 @@ class Host:
     def _welcome(self, conn: _Conn, ref: int) -> None:
         """The answer to a join: the seat and its token, then the member's game."""
         pid = conn.pid
+        assert pid is not None                 # answered only once seated
         self._send(conn, protocol.welcome(self.state, pid, self.tokens[pid], self.acks[pid]))
         self._sync(conn, ref)
 
     def _sync(self, conn: _Conn, ref: int) -> None:
-        t = self.table
-        m = t.members[conn.pid]
-        self._send(conn, protocol.sync(self.state, ref, self.acks[conn.pid], t.race,
+        t, pid = self.table, conn.pid
+        assert pid is not None
+        m = t.members[pid]
+        self._send(conn, protocol.sync(self.state, ref, self.acks[pid], t.race,
                                        t.deal if m.game else None, t.draw,
                                        list(m.game.log) if m.game else []))
 
     def _changed(self) -> None:
-        """Every member gets a fresh view; the host's page repaints."""
+        """Every member gets a fresh view with the events they have not had; one
+        who left the table (removed, or away past the grace) is told so and let go."""
         self.state += 1
+        t = self.table
+        for pid in [p for p in self.tokens if p not in t.members]:
+            del self.tokens[pid]
+            self.acks.pop(pid, None)
+            self.told.pop(pid, None)
+            conn = self.conns.pop(pid, None)
+            if conn is not None:
+                self._send(conn, protocol.refuse(self.state, "table/left",
+                                                 "you are no longer at this table"))
+                conn.pid = None
+                conn.link.close()
         for pid, conn in self.conns.items():
-            self._send(conn, protocol.view(self.state, self.acks[pid], self.table.view(pid)))
+            self._send(conn, protocol.view(self.state, self.acks[pid],
+                                           t.view(pid, self.told.get(pid, t.event_n))))
+            self.told[pid] = t.event_n
         self.on_change()
 
     # ----------------------------------------------------------- time
     def tick(self) -> None:
         """Fire the timers due now (timed end N6, reconnect grace N9)."""
-        before = self._signature()
+        before = self.table.event_n
         self.table.tick(self.clock())
-        if self._signature() != before:
+        if self.table.event_n != before:
             self._changed()
-
-    def _signature(self) -> tuple:
-        t = self.table
-        return (t.phase, tuple((m.pid, m.status) for m in t.members.values()),
-                t.offer and len(t.offer["agreed"]))
 
     def next_deadline(self) -> float | None:
         """When :meth:`tick` next has something to do (clock seconds), or None."""
@@ -274,5 +291,5 @@ class Host:
             return self._choose(self.table.rules)
         number, res = verified_deal(self._deals.randrange(MAX_DEAL), self.table.rules,
                                     self.verify_states)
-        self.solution = res.moves
-        return number
+        self.solution = list(res.moves)
+        return int(number)

@@ -41,14 +41,15 @@ __all__ = ["Network", "MemoryLink", "LocalLink", "local_pair"]
 class MemoryLink(Link):
     """One end of an in-memory channel."""
 
+    peer: "MemoryLink"         # set by Network.pair
+
     def __init__(self, net: "Network", name: str) -> None:
         super().__init__()
         self.net = net
         self.name = name
-        self.peer: MemoryLink | None = None
         self._up = True
         self._cut = False
-        self._sent: Counter = Counter()
+        self._sent: Counter[str] = Counter()
 
     @property
     def connected(self) -> bool:
@@ -80,7 +81,7 @@ class MemoryLink(Link):
             self._up = False
             self.on_status(CLOSED)
             peer = self.peer
-            if peer is not None and peer._up:
+            if peer._up:
                 self.net.at(self.net.now + self.net.latency, peer._drop)
 
     def _drop(self) -> None:
@@ -100,7 +101,7 @@ class Network:
         self.max_delay = max_delay
         self.now = 0.0
         self.sent = 0
-        self._queue: list = []
+        self._queue: list[tuple[float, int, Callable[[], None]]] = []
         self._n = 0
 
     def clock(self) -> float:
@@ -158,19 +159,24 @@ class _Bus:
         if self.busy:
             return
         self.busy = True
-        try:
-            while self.queue:
+        failed: Exception | None = None
+        while self.queue:
+            try:
                 self.queue.popleft()()
-        finally:
-            self.busy = False
+            except Exception as e:        # the others are still delivered; then it is raised
+                failed = failed or e
+        self.busy = False
+        if failed is not None:
+            raise failed
 
 
 class LocalLink(Link):
     """One end of a :func:`local_pair`."""
 
+    peer: "LocalLink"          # set by local_pair
+
     def __init__(self, bus: _Bus) -> None:
         super().__init__()
-        self.peer: LocalLink | None = None
         self._bus = bus
         self._up = True
 

@@ -28,12 +28,15 @@ from __future__ import annotations
 
 import json
 import random
+from functools import partial
+from typing import Any, Callable
 
 import kosynka.race.protocol as P
 
 from ..cards import card_name
+from ..game import Game
 from .host import Host
-from .memory import Network
+from .memory import MemoryLink, Network
 from .player import Player
 from .table import HOST, RACING
 
@@ -47,9 +50,9 @@ class _Bot:
     """One seat's bot, playing through its :class:`Player` (the host's own seat
     too: :meth:`Host.own_player`)."""
 
-    def __init__(self, net: Network, side, pid: int, line: list[str], rng: random.Random,
-                 style: str, pace: float, forge=None) -> None:
-        self.net, self.side, self.pid, self.line = net, side, pid, line
+    def __init__(self, net: Network, side: Player, line: list[str], rng: random.Random,
+                 style: str, pace: float, forge: Callable[[], None] | None = None) -> None:
+        self.net, self.side, self.pid, self.line = net, side, side.pid, line
         self.rng, self.style, self.pace, self.forge = rng, style, pace, forge
 
     def schedule(self) -> None:
@@ -85,7 +88,7 @@ class _Bot:
             pass
         self.schedule()
 
-    def choose(self, game) -> str | None:
+    def choose(self, game: Game) -> str | None:
         log = game.log
         if self.style == "line" and log == self.line[:len(log)] and len(log) < len(self.line):
             return self.line[len(log)]
@@ -98,7 +101,8 @@ class _Bot:
         return self.rng.choice(legal)
 
 
-def _forger(player: Player, links: dict, seat: int, players: int, rng: random.Random):
+def _forger(player: Player, links: dict[int, MemoryLink], seat: int, players: int,
+            rng: random.Random) -> Callable[[], None]:
     """The hostile seat's forgeries: one text, sometimes, per action."""
 
     def forge() -> None:
@@ -131,7 +135,7 @@ def _forger(player: Player, links: dict, seat: int, players: int, rng: random.Ra
 
 def simulate(players: int = 2, kind: str = "last", draw: int = 1, seed: int = 0,
              faults: float = 0.0, hostile: int | None = None,
-             drops: list[tuple[int, float, float]] | None = None) -> dict:
+             drops: list[tuple[int, float, float]] | None = None) -> dict[str, Any]:
     """Run one race of bots; see the module docstring. ``kind`` is a key of
     :data:`KINDS`. ``drops`` — ``(seat, at, for)``: friend ``seat``'s
     connection drops ``at`` s after the start and comes back ``for`` s later
@@ -140,7 +144,7 @@ def simulate(players: int = 2, kind: str = "last", draw: int = 1, seed: int = 0,
     host = Host("Host", net.clock, seed=seed)
     own = host.own_player()
     friends = [Player(f"Bot {i}", net.clock) for i in range(1, players)]
-    links: dict[int, object] = {}
+    links: dict[int, MemoryLink] = {}
 
     def connect(seat: int) -> None:
         h, p = net.pair(f"seat{seat}")
@@ -165,7 +169,7 @@ def simulate(players: int = 2, kind: str = "last", draw: int = 1, seed: int = 0,
         f.set_ready(True)
     net.run(stop=lambda: all(m.ready for m in host.table.seated() if m.pid != HOST))
     own.start()
-    line = host.solution
+    line = host.solution or []
 
     rng = random.Random(f"{seed}/bots")
     styles = ["line" if rng.random() < 0.5 else "random" for _ in range(players)]
@@ -176,7 +180,7 @@ def simulate(players: int = 2, kind: str = "last", draw: int = 1, seed: int = 0,
         forge = None
         if seat == hostile:
             forge = _forger(side, links, seat, players, random.Random(f"{seed}/hostile"))
-        bot = _Bot(net, side, side.pid, line, random.Random(f"{seed}/bot{seat}"), styles[seat],
+        bot = _Bot(net, side, line, random.Random(f"{seed}/bot{seat}"), styles[seat],
                    rng.uniform(0.8, 1.6), forge)
         bot.schedule()
 
@@ -191,9 +195,17 @@ def simulate(players: int = 2, kind: str = "last", draw: int = 1, seed: int = 0,
                     drops.append((seat, at, rng.uniform(2, 40)))
                     at += drops[-1][2]
     start = net.now
+    def cut(seat: int) -> None:
+        if links[seat].connected:
+            net.cut(links[seat])
+
+    def back(seat: int) -> None:
+        if not links[seat].connected:
+            connect(seat)
+
     for seat, at, down_for in drops:
-        net.at(start + at, lambda s=seat: links[s].connected and net.cut(links[s]))
-        net.at(start + at + down_for, lambda s=seat: links[s].connected or connect(s))
+        net.at(start + at, partial(cut, seat))
+        net.at(start + at + down_for, partial(back, seat))
 
     net.run(until=TIME_LIMIT)
     views = {"host": own.standings}
@@ -204,8 +216,9 @@ def simulate(players: int = 2, kind: str = "last", draw: int = 1, seed: int = 0,
         "players": players, "kind": kind, "draw": draw, "seed": seed,
         "faults": faults, "hostile": hostile,
         "bots": styles,
-        "seconds": round(host.table.ended_at - host.table.started_at, 3)
-        if host.table.ended_at is not None else None,
+        "seconds": (round(host.table.ended_at - host.table.started_at, 3)
+                    if host.table.ended_at is not None and host.table.started_at is not None
+                    else None),
         "peers": {peer: [{k: row[k] for k in ("pid", "name", "place", "foundation", "moves",
                                               "result")} for row in (st or [])]
                   for peer, st in views.items()},

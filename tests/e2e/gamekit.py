@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from kosynka.cards import SUIT, parse_card
+from kosynka.cards import SUIT, card_name, make_card, parse_card
 from kosynka.game import Game
 from kosynka.position import Rules
 from kosynka.solver import verified_deal
@@ -19,6 +19,18 @@ def solver_line(number: int, draw: int = 1) -> tuple[str, ...]:
     n, res = verified_deal(number, Rules(draw))
     assert n == number and res.result == "won"
     return tuple(res.moves)
+
+
+def at_f1(number: int) -> Game:
+    """The verified deal's game on the solver's line, one step before F1 applies
+    (Finish then plays the rest, card by card, and the win is the player's)."""
+    g = Game.new(number)
+    for move in solver_line(number):
+        if g.auto_finish_available:
+            break
+        g.play(move)
+    assert g.auto_finish_available
+    return g
 
 
 def open_deal(page, base_url, wait_ready, number: int, draw: int = 1, redeals=None):
@@ -66,11 +78,10 @@ def table(page) -> dict:
 
 
 def expected_table(game: Game) -> dict:
-    from kosynka.cards import card_name
     p = game.position
     out = {"stock": ["?"] * len(p.stock), "waste": [card_name(c) for c in p.waste]}
     for k, n in enumerate(p.foundations):
-        out[f"f{k + 1}"] = [card_name(r * 4 + k) for r in range(n)]
+        out[f"f{k + 1}"] = [card_name(make_card(r, k)) for r in range(n)]
     for i, (col, d) in enumerate(zip(p.columns, p.down)):
         out[f"t{i + 1}"] = ["?" if j < d else card_name(c) for j, c in enumerate(col)]
     return out
@@ -147,7 +158,7 @@ def tap_points(game: Game, move: str, geom, origin) -> list[tuple[float, float]]
     game (web.layout), never where an animation shows them: the stock, or the card
     (its visible corner) and then the destination pile's top card or ground."""
     from web import layout
-    placed = layout.places(game.position, geom, lambda r, s: r * 4 + s)
+    placed = layout.places(game.position, geom)
     ox, oy = origin
 
     def at(pile, dx=0, dy=0):

@@ -1,18 +1,18 @@
 """Winning through the page: a verified deal won by tap-tap on the solver's line
 (V1, C1, C3), the record it sets (T2), Finish F1 and F2, New deal ready at once
-(issue 4 item 9), Deal of the day, two tabs (P1), screenshots."""
+(issue 4 item 9), Deal of the day, two tabs (P1). The README's screenshot is
+tools/screenshot.py's."""
 
 from __future__ import annotations
 
 import json
-import pytest
 
 from kosynka import deals
 from kosynka.game import Game
 from kosynka.position import Rules
 from kosynka.solver import verified_deal
 
-from gamekit import (NO_BOOT_EXTRAS, WIN_DEAL, counter, expected_table, open_deal, play_by_taps,
+from gamekit import (NO_BOOT_EXTRAS, WIN_DEAL, at_f1, counter, expected_table, open_deal, play_by_taps,
                      solver_line, table, wait_moves)
 
 def make_page(new_context, kind="phone", **opts):
@@ -49,12 +49,7 @@ def test_verified_deal_won_by_tap_tap_sets_record(table_page, base_url, wait_rea
 
 
 def _saved_at_f1(number: int) -> tuple[str, Game]:
-    g = Game.new(number)
-    for move in solver_line(number):
-        if g.auto_finish_available:
-            break
-        g.play(move)
-    assert g.auto_finish_available
+    g = at_f1(number)
     env = {"v": 1, "rev": 1, "tab": "test", "game": g.to_json(), "meta": {}}
     return json.dumps(env), g
 
@@ -196,28 +191,6 @@ def test_two_tabs_never_lose_moves(new_context, base_url, wait_ready):
     g.play(line[3])
     wait_moves(a, 4)
     assert table(a) == expected_table(g)
-
-
-@pytest.mark.parametrize("kind,size", [("phone", "360x640"), ("desktop", "1280x800")])
-def test_screenshots(new_context, base_url, wait_ready, kind, size):
-    """Screenshots for a person to look at: /tmp/kosynka-<size>-*.png."""
-    ctx = new_context(kind, boot=NO_BOOT_EXTRAS)
-    page = ctx.new_page()
-    open_deal(page, base_url, wait_ready, WIN_DEAL)
-    line = solver_line(WIN_DEAL)
-    for move in line[:40]:
-        play_by_taps(page, move)
-    wait_moves(page, 40)
-    page.click("[data-action=hint]")
-    g = Game.new(WIN_DEAL)
-    for m in line[:40]:
-        g.play(m)
-    movable = next(m for m in g.legal_moves() if m != "D")
-    page.locator(f'[data-card="{movable.split(">")[0]}"]').click(position={"x": 8, "y": 6})
-    page.wait_for_timeout(300)  # a picture, not a synchronisation: let the lift settle
-    page.screenshot(path=f"/tmp/kosynka-{size}-play.png")
-    page.click("[data-action=settings]")
-    page.screenshot(path=f"/tmp/kosynka-{size}-settings.png")
 
 
 def test_finish_F2_says_plainly_when_there_is_no_path(table_page, base_url, wait_ready):

@@ -1,100 +1,142 @@
-"""One layout (issue 9 item 5): the first paint before Python (web/boot/paint.js)
-and the Python renderer (web/layout.py) put every pile and card in the same place,
-compared at three table sizes (a phone, a tablet, a desktop) for positions with
-every kind of pile."""
+"""The first paint before Python (web/boot/paint.js) keeps no geometry of its own
+(issue 22 item 2): it draws web/layout.py's layout, shipped as data by the build
+(tools/firstpaint.py), or the paint the page saved — so what Python then draws
+does not jump. Python is kept from starting here: only paint.js runs."""
 from __future__ import annotations
+
+import math
 
 import pytest
 
-from kosynka import Game, Rules
-from kosynka.cards import card_name
+from kosynka import Game
+from kosynka.position import Position
 
 from web import layout
 
-from gamekit import WIN_DEAL, solver_line
+from conftest import DESKTOP, PHONE
+from gamekit import saved_game_script
 
-# the table box of 360×640, 768×1024, 1280×800, 640×360 (the side layout), 1280×600
-SIZES = [(360, 531.5), (768, 900), (1280, 691), (640, 279), (1000, 519)]
-
-
-def _positions():
-    g1 = Game.new(7)
-    for m in ("D", "D", "D", "D"):
-        g1.play(m)
-    g3 = Game.new(12, Rules(3))
-    for m in ("D", "D"):
-        g3.play(m)
-    late = Game.new(WIN_DEAL)  # long columns, foundations, a waste
-    line = solver_line(WIN_DEAL)
-    for m in line[: len(line) * 2 // 3]:
-        late.play(m)
-    return [g1.position, g3.position, late.position]
+PAINTED = """() => {
+    const t = document.getElementById('table');
+    const out = {w: t.clientWidth, h: t.clientHeight, cw: t.style.getPropertyValue('--cw'),
+                 how: document.documentElement.dataset.paint, piles: {}};
+    for (const p of t.querySelectorAll('[data-pile]')) {
+        out.piles[p.dataset.pile] = [parseFloat(p.style.left), parseFloat(p.style.top),
+            [...p.querySelectorAll('.card')].map(c => [parseFloat(c.style.left), parseFloat(c.style.top),
+                                                       c.dataset.face === 'up' ? c.dataset.card : null])];
+    }
+    return out;
+}"""
 
 
-@pytest.fixture(scope="module")
-def paint_page(browser, server):
-    ctx = browser.new_context(viewport={"width": 800, "height": 600})
-    # only paint.js is needed: keep Python from starting
+def _open(browser, server, view: dict, left=False, script=""):
+    ctx = browser.new_context(**view)
     ctx.route("**/web/vendor/pyscript/**", lambda route: route.abort())
+    if left:
+        ctx.add_init_script("localStorage.setItem('kosynka.settings', JSON.stringify({hand: 'left'}))")
+    if script:
+        ctx.add_init_script(script)
     page = ctx.new_page()
     page.goto(server.url, wait_until="domcontentloaded")
-    page.wait_for_function("!!window.kosynkaPaintLayout")
-    yield page
-    ctx.close()
+    page.wait_for_function("!!document.documentElement.dataset.paint")
+    return ctx, page
 
 
-def _python_places(pos, geom) -> dict:
-    out = {name: [] for name in layout.PILES}
-    placed = layout.places(pos, geom, lambda r, s: r * 4 + s)
-    for c, p in sorted(placed.items(), key=lambda kv: kv[1].index):
-        out[p.pile].append([card_name(c) if p.up else None, p.x, p.y])
+def _layout_py(w, h, left) -> dict:
+    """What Python draws for a new deal on a w × h table: pile → (left, top, cards' offsets)."""
+    g = layout.geometry(w, h, left)
+    placed = layout.places(Position.deal(0), g)
+    out = {}
+    for name in layout.PILES:
+        x, y, _, _ = g.pile_box(name)
+        cards = sorted((p.index, p.x, p.y) for p in placed.values() if p.pile == name)
+        out[name] = [x, y, [[px, py] for _, px, py in cards]]
     return out
 
 
+def _backs(painted: dict) -> dict:
+    return {name: [x, y, [[cx, cy] for cx, cy, face in cards if face is None]]
+            for name, (x, y, cards) in painted["piles"].items()}
+
+
 @pytest.mark.parametrize("left", [False, True], ids=["right-handed", "left-handed"])
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_paint_js_and_layout_py_agree(paint_page, size, left):
-    w, h = size
-    g = layout.geometry(w, h, left)
-    js = paint_page.evaluate("([w, h, l]) => { const L = window.kosynkaPaintLayout, g = L.geometry(w, h, l);"
-                             " return [g, Object.fromEntries(" + repr(list(layout.PILES)) +
-                             ".map(n => [n, L.pileBox(g, n)]))]; }", [w, h, left])
-    jg, boxes = js
-    assert (jg["cw"], jg["ch"], jg["gap"], jg["top"], jg["colTop"], jg["fd"], jg["fu"], jg["fan"], jg["xs"],
-            jg["side"], jg["sx"]) == (g.cw, g.ch, g.gap, g.top, g.col_top, g.fd, g.fu, g.fan, g.x, g.side, g.sx)
-    assert {n: list(g.pile_box(n)) for n in layout.PILES} == boxes
-    for pos in _positions():
-        want = _python_places(pos, g)
-        got = paint_page.evaluate("([w, h, l, pos]) => { const L = window.kosynkaPaintLayout;"
-                                  " return L.places(pos, L.geometry(w, h, l)); }", [w, h, left, pos.to_json()])
-        assert got == want
+@pytest.mark.parametrize("view", [PHONE, {**PHONE, "viewport": {"width": 640, "height": 360}}, DESKTOP],
+                         ids=["360x640", "640x360", "1280x800"])
+def test_first_visit_paints_the_layout_python_draws(browser, server, view, left):
+    """A first visit at a common size: the card backs stand exactly where
+    web/layout.py puts the new deal's cards, so nothing moves when Python takes
+    over (its table box is one of tools/firstpaint.py's REFERENCES — if the page's
+    style changed the box, add the new one there)."""
+    from tools.firstpaint import REFERENCES
+
+    ctx, page = _open(browser, server, view, left)
+    got = page.evaluate(PAINTED)
+    ctx.close()
+    assert got["how"] == "backs"
+    assert (got["w"], got["h"]) in REFERENCES
+    want = _layout_py(got["w"], got["h"], left)
+    assert _backs(got) == want
+    assert got["cw"] == f"{layout.geometry(got['w'], got['h'], left).cw}px"
 
 
-def test_a_paint_saved_by_another_layout_version_is_not_used(browser, server):
-    """A device that saved its table's paint before the side layout (v1) would
-    show the old layout for a moment and then jump: such a paint is not used,
-    the saved game is laid out afresh (``html[data-paint] = game``); the same
-    paint of this version is (``saved``)."""
-    from gamekit import saved_game_script
+def test_another_size_paints_the_nearest_reference_scaled(browser, server):
+    """A table of no reference size (a 400×700 phone): the nearest reference's
+    backs, scaled by one factor — card shapes kept, every card on the table, and
+    no card more than a few px from where Python will put it."""
+    ctx, page = _open(browser, server, {**PHONE, "viewport": {"width": 400, "height": 700}})
+    got = page.evaluate(PAINTED)
+    ctx.close()
+    assert got["how"] == "backs"
+    want = _layout_py(got["w"], got["h"], False)
+    worst = 0.0
+    for name, (x, y, cards) in _backs(got).items():
+        wx, wy, wcards = want[name]
+        assert len(cards) == len(wcards)
+        for (cx, cy), (wcx, wcy) in zip(cards, wcards):
+            worst = max(worst, math.hypot(x + cx - wx - wcx, y + cy - wy - wcy))
+            assert 0 <= x + cx and x + cx + float(got["cw"][:-2]) <= got["w"]
+    assert worst <= 6, f"the first paint is {worst:.1f} px off the layout"
 
-    ctx = browser.new_context(viewport={"width": 640, "height": 360})
-    ctx.route("**/web/vendor/pyscript/**", lambda route: route.abort())
-    ctx.add_init_script("if (!localStorage.getItem('kosynka.game')) {%s}" % saved_game_script(Game.new(7)))
-    page = ctx.new_page()
+
+def test_a_saved_paint_is_used_if_its_layout_is_this_one_and_scaled_to_a_new_size(browser, server):
+    """The exact paint the page saved: used as it is on a table of the same size
+    (``saved``), scaled to another (``scaled``: same cards, one factor, inside the
+    table); one saved by another layout or view (its ``v``) is not used — it could
+    show an older layout, then jump (``backs``)."""
+    game = Game.new(7)
+    for move in ("D", "D"):
+        game.play(move)
+    seed = "if (!localStorage.getItem('kosynka.game')) {%s}" % saved_game_script(game)
+    ctx, page = _open(browser, server, {**PHONE, "viewport": {"width": 640, "height": 360}}, script=seed)
     seen = {}
-    for v in (1, 2):
-        page.goto(server.url, wait_until="domcontentloaded")
-        page.wait_for_function("!!document.documentElement.dataset.paint")
-        page.evaluate("""([v, names]) => {
-            const env = JSON.parse(localStorage.getItem('kosynka.game'));
-            const pos = JSON.stringify(JSON.parse(env.game).position);
+    for v in ("another", None):
+        page.evaluate("""v => {
             const t = document.getElementById('table');
-            const piles = Object.fromEntries(names.map(n => [n, {style: 'left: 0px', html: ''}]));
-            localStorage.setItem('kosynka.paint', JSON.stringify(
-                {v, w: t.clientWidth, h: t.clientHeight, pos, cw: '40px', ch: '56px', piles}));
-        }""", [v, list(layout.PILES)])
+            const piles = {};
+            for (const p of t.querySelectorAll('[data-pile]')) {
+                piles[p.dataset.pile] = {style: 'left: 10px; top: 20px; height: 100px;', 'data-empty': null,
+                    html: p.dataset.pile === 'waste' ?
+                        '<div class="card" data-face="up" data-card="Kh" style="left: 0px; top: 8px;"></div>' : ''};
+            }
+            localStorage.setItem('kosynka.paint', JSON.stringify({v: v || self.kosynkaFirstPaint.v,
+                w: t.clientWidth, h: t.clientHeight, cw: '40px', ch: '56px', piles,
+                pos: JSON.stringify(JSON.parse(JSON.parse(localStorage.getItem('kosynka.game')).game).position)}));
+        }""", v)
         page.reload(wait_until="domcontentloaded")
         page.wait_for_function("!!document.documentElement.dataset.paint")
-        seen[v] = page.evaluate("document.documentElement.dataset.paint")
-    assert seen == {1: "game", 2: "saved"}
+        seen[v or "this"] = page.evaluate(PAINTED)
+    assert seen["another"]["how"] == "backs"
+    assert seen["this"]["how"] == "saved"
+    assert seen["this"]["piles"]["waste"] == [10, 20, [[0, 8, "Kh"]]]
+    page.set_viewport_size({"width": 360, "height": 640})
+    page.reload(wait_until="domcontentloaded")
+    page.wait_for_function("!!document.documentElement.dataset.paint")
+    small = page.evaluate(PAINTED)
     ctx.close()
+    assert small["how"] == "scaled"
+    s = min(small["w"] / seen["this"]["w"], small["h"] / seen["this"]["h"])
+    x, y, cards = small["piles"]["waste"]
+    assert (round(y, 3), round(cards[0][1], 3)) == (round(20 * s, 3), round(8 * s, 3))
+    assert cards[0][2] == "Kh"     # the same card
+    assert small["cw"] == f"{40 * s}px"
+    assert 0 <= x and x + 40 * s <= small["w"]

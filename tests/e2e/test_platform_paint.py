@@ -90,12 +90,12 @@ def test_relaunch_paints_the_saved_game_exactly(new_context, base_url):
     assert page.evaluate(PILES_JS) == painted
     assert painted_at is not None
 
-    # the table's size changed (no exact paint): the saved game itself is laid out
+    # the table's size changed: the same paint, scaled to the new table
     page.close()
     page = ctx.new_page()
     page.set_viewport_size({"width": 360, "height": 600})
     open_loading(ctx, base_url, page)
-    assert page.evaluate(f"{HTML}.paint") == "game"
+    assert page.evaluate(f"{HTML}.paint") == "scaled"
     painted = page.evaluate(PILES_JS)
     wait_ready(page)
     assert page.evaluate(PILES_JS) == painted

@@ -13,8 +13,8 @@ from kosynka.game import Game
 from kosynka.position import Rules
 from kosynka.safety import next_safe_move
 
-from gamekit import (NO_BOOT_EXTRAS, WIN_DEAL, counter, expected_table, open_deal, play_by_taps,
-                     solver_line, table, tap_pile, wait_moves)
+from gamekit import (NO_BOOT_EXTRAS, WIN_DEAL, at_f1, counter, expected_table, open_deal,
+                     play_by_taps, table, tap_pile, wait_moves)
 
 
 def make_page(new_context, kind="phone", motion="reduce", init=None):
@@ -105,11 +105,7 @@ def test_auto_move_is_off_by_default(new_context, base_url, wait_ready):
 
 
 def _saved_at_f1(number: int) -> str:
-    g = Game.new(number)
-    for move in solver_line(number):
-        if g.auto_finish_available:
-            break
-        g.play(move)
+    g = at_f1(number)
     return json.dumps({"v": 1, "rev": 1, "tab": "test", "game": g.to_json(), "meta": {"mark": "verified"}})
 
 

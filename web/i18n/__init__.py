@@ -29,7 +29,7 @@ def pick_language(preferred: list[str] | tuple[str, ...] | None, saved: str | No
     'uk'
     """
     if saved in LANGS:
-        return saved  # type: ignore[return-value]
+        return saved
     for tag in preferred or ():
         primary = str(tag).split("-")[0].split("_")[0].lower()
         if primary in LANGS:

@@ -26,26 +26,26 @@ BACK_LINE = (200, 215, 240)
 EDGE = (40, 40, 40)
 
 
-def rounded_rect(x, y, w, h, r):
+def rounded_rect(x: float, y: float, w: float, h: float, r: float) -> float:
     """Signed distance to a rounded rectangle centred at 0 (negative inside)."""
     qx, qy = abs(x) - w / 2 + r, abs(y) - h / 2 + r
     outside = math.hypot(max(qx, 0.0), max(qy, 0.0))
     return outside + min(max(qx, qy), 0.0) - r
 
 
-def heart(x, y):
+def heart(x: float, y: float) -> bool:
     """Inside test of the classic heart curve (x²+y²−1)³ − x²y³ ≤ 0, y up."""
     a = x * x + y * y - 1
     return a * a * a - x * x * y * y * y <= 0
 
 
-def rotate(x, y, deg):
+def rotate(x: float, y: float, deg: float) -> tuple[float, float]:
     t = math.radians(deg)
     c, s = math.cos(t), math.sin(t)
     return x * c + y * s, -x * s + y * c
 
 
-def sample(u, v, maskable):
+def sample(u: float, v: float, maskable: bool) -> tuple[int, int, int, int] | None:
     """Colour (r, g, b, a) at u, v in [-1, 1] (y down)."""
     # background
     if maskable:
@@ -76,12 +76,12 @@ def sample(u, v, maskable):
     return (*colour, 255)
 
 
-def render(size, maskable, ss=3):
+def render(size: int, maskable: bool, ss: int = 3) -> bytes:
     rows = []
     for j in range(size):
         row = bytearray([0])
         for i in range(size):
-            acc = [0, 0, 0, 0]
+            acc = [0.0, 0.0, 0.0, 0.0]
             for sj in range(ss):
                 for si in range(ss):
                     u = ((i + (si + 0.5) / ss) / size) * 2 - 1
@@ -101,15 +101,15 @@ def render(size, maskable, ss=3):
     return png(size, size, b"".join(rows))
 
 
-def png(w, h, raw):
-    def chunk(kind, data):
+def png(w: int, h: int, raw: bytes) -> bytes:
+    def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(
             ">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0))
             + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
 
 
-def main():
+def main() -> None:
     for name, size, maskable in (
         ("icon-192.png", 192, False),
         ("icon-512.png", 512, False),

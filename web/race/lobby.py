@@ -13,10 +13,10 @@ import json
 
 import js
 
-from kosynka.race.table import NAME_MAX
+from kosynka.race.table import MINUTES, NAME_MAX
 
 from web.dom import control_selector, document, nil, window
-from web.race import ice, signal
+from web.race import ice
 from web.race.dom import fill, h
 from web.race.signal import CodeError
 
@@ -69,7 +69,8 @@ class LobbySheets:
         key = "race_" + err.code.replace("/", "_")
         if err.code == "link/kind":
             key = "race_link_kind_" + item_kind
-        return h("p", {"class": "error", "data-linkerror": err.code, "role": "alert"}, self.tr(key))
+        return h("p", {"class": "error", "data-linkerror": err.code, "role": "alert"},
+                 self.tr(key, host=err.detail))
 
     def link_box(self, attr: str, url: str) -> object:
         """A link as text, its QR code, Copy and (where the browser has it) Share."""
@@ -121,7 +122,10 @@ class LobbySheets:
                             else self.tr("race_seat", n=p["seat"] + 1)),
                           h("span", {"class": "who"}, p["name"],
                             h("small", None, f" ({self.tr('race_you_mark')})") if p["pid"] == v["you"] else None),
-                          h("span", {"class": "mark"}, ", ".join(marks) + score)))
+                          h("span", {"class": "mark"}, ", ".join(marks) + score),
+                          h("button", {"type": "button", "data-action": "remove", "data-pid": p["pid"],
+                                       "aria-label": self.tr("race_remove_who", name=p["name"])},
+                            "×") if v["can"]["remove"] and not p["host"] else None))
         parts = [h("h2", None, self.tr("race_title") + " · " + self.table_name())]
         if can["settings"]:
             parts += [self.name_field(), self.settings_rows(v)]
@@ -196,7 +200,7 @@ class LobbySheets:
                  h("div", {"class": "row"}, h("span", None, self.tr("draw")),
                    seg("draw", v["draw"], [(1, self.tr("draw1")), (3, self.tr("draw3"))])),
                  h("div", {"class": "row"}, h("span", None, self.tr("race_kind")),
-                   seg("minutes", v["minutes"], [(m, self.kind_label(m)) for m in signal.MINUTES])))
+                   seg("minutes", v["minutes"], [(m, self.kind_label(m)) for m in MINUTES])))
 
     def table_parts(self) -> list:
         """The host's ways to bring friends: the table link over the relays, or the
@@ -281,7 +285,8 @@ class LobbySheets:
             parts += [self.name_field(), self.buttons(("leave", "race_leave"), ("join", "race_join"))]
         else:
             p = self.player
-            error = p.error if p is not None else None
+            error = None if p is None or p.error is None else (
+                self.tr("race_table_full") if p.error_code == "table/full" else p.error)
             parts += [h("p", {"class": "help"}, self.tr("race_reply_help", host=inv.host)),
                       self.link_box("data-reply-link", self.reply_url),
                       h("p", {"class": "error" if error else "conn",

@@ -96,7 +96,7 @@ import js
 
 from kosynka.position import IllegalMoveError, InvalidMoveError
 from kosynka.race import Host, Player, RaceError
-from kosynka.race.table import GRACE, LOBBY, NAME_MAX, RACING, check_name
+from kosynka.race.table import DRAWS, GRACE, LOBBY, MINUTES, NAME_MAX, RACING, check_name
 
 from web.dom import SOLO_PAGE, document, nil, window
 from web.i18n import t
@@ -111,6 +111,8 @@ RELAYS_KEY = "kosynka.race.relays"
 SETTINGS_KEY = "kosynka.race.settings"
 SPEED_KEY = "kosynka.race.test_speed"
 SEAT_KEY = "kosynka.race.seat"      # sessionStorage: the friend's way back (N9)
+USED_KEY = "kosynka.race.used"      # localStorage: the invites this browser answered
+USED_KEPT = 20
 SEATS_KEY = "kosynka.race.seats"    # localStorage: the friend's seat per table (N9)
 SEATS_KEPT = 8
 TABS = "kosynka-race-seat"          # BroadcastChannel: a seat taken over by another tab
@@ -147,14 +149,12 @@ class RacePage(LobbySheets):
         self.join_at: float | None = None     # a friend pressed Join (real s)
         self.unreachable = False
         self.no_addresses = False             # the last invite had no address at all
-        self.counted_out_race: int | None = None
         self._tab = f"{random.getrandbits(48):012x}"
         self._claimed: tuple | None = None    # (table, pid) this tab told the others it holds
         self._tabs = js.BroadcastChannel.new(TABS)
         self._speed = 1.0
         self._t0 = self._p0 = 0.0
         self._dirty = False
-        self._told: dict | None = None        # the view last said in the live region
         document.head.appendChild(h("link", {"rel": "stylesheet", "href": "web/race/race.css"}))
         self.sheet = h("div", {"class": "sheet", "role": "dialog", "aria-modal": "true",
                                "aria-labelledby": "race-title", "tabindex": "-1"})
@@ -222,7 +222,7 @@ class RacePage(LobbySheets):
     def _load_settings(self) -> dict:
         try:
             s = json.loads(_get("localStorage", SETTINGS_KEY) or "{}")
-            if s.get("draw") in (1, 3) and s.get("minutes") in signal.MINUTES:
+            if s.get("draw") in DRAWS and s.get("minutes") in MINUTES:
                 return {"draw": s["draw"], "minutes": s["minutes"]}
         except (ValueError, AttributeError):
             pass
@@ -289,7 +289,9 @@ class RacePage(LobbySheets):
             elif not (self.table_link == item and self.player is not None):
                 self.open_invite(item)   # the same link again at the same table changes nothing
         elif isinstance(item, Invite):
-            if self.mode == "host":
+            if self.used(item):
+                self.show_error(CodeError("link/used", item.host), "invite")
+            elif self.mode == "host":
                 self.show_error(CodeError("link/kind", ""), "invite")
             elif self.player is not None and self.player.connected and self.player.view is not None:
                 # already at a table: an invite opened twice changes nothing (a link that
@@ -307,7 +309,8 @@ class RacePage(LobbySheets):
     def show_error(self, err: CodeError, item_kind: str = "reply") -> None:
         if self.mode in ("host", "friend"):
             self.app.toast(self.tr("race_" + err.code.replace("/", "_")
-                                   if err.code != "link/kind" else "race_link_kind_" + item_kind), 5000)
+                                   if err.code != "link/kind" else "race_link_kind_" + item_kind,
+                                   host=err.detail), 5000)
             return
         self.mode = "error"
         self.fill_sheet(h("h2", None, self.tr("race_title")), self.link_error(err, item_kind),
@@ -561,7 +564,27 @@ class RacePage(LobbySheets):
         self.player.connect(link)
         link.on_status = self._friend_status(link.on_status)
         self.reply_url = signal.link(str(window.location.href), reply)
+        self.mark_used(invite)
         self.render()
+
+    @staticmethod
+    def _invite_key(invite: Invite) -> str:
+        return f"{invite.table}:{invite.slot}:{invite.offer.ufrag}"
+
+    def used(self, invite: Invite) -> bool:
+        """This browser answered ``invite`` already: its offer is spent (the host's
+        side of it was answered or has gone), so joining again could only wait."""
+        try:
+            return self._invite_key(invite) in json.loads(_get("localStorage", USED_KEY) or "[]")
+        except (ValueError, TypeError):
+            return False
+
+    def mark_used(self, invite: Invite) -> None:
+        try:
+            used = [k for k in json.loads(_get("localStorage", USED_KEY) or "[]") if isinstance(k, str)]
+        except (ValueError, TypeError):
+            used = []
+        _set("localStorage", USED_KEY, json.dumps((used + [self._invite_key(invite)])[-USED_KEPT:]))
 
     def _friend_status(self, inner):
         def status(s: str) -> None:
@@ -582,10 +605,9 @@ class RacePage(LobbySheets):
 
     def conn_note(self) -> tuple[str, str] | None:
         """The friend's own connection, as their table says it: (state, words)."""
-        p, v = self.player, self.view()
+        p = self.player
         if p is None or self.host is not None:
             return None
-        me = next((m for m in v["players"] if m["pid"] == p.pid), None) if v else None
         host = self.table_link.host if self.table_link is not None else (
             self.invite.host if self.invite is not None else "")
         if self.lost_at is not None:
@@ -595,9 +617,7 @@ class RacePage(LobbySheets):
             if away > GRACE:
                 return "late", self.tr("race_reconnecting_late")
             return "lost", self.tr("race_reconnecting", s=max(0, int(GRACE - away)))
-        if me is not None and me["out"] == "dropped" and v["race"] == self.counted_out_race:
-            return "out", self.tr("race_counted_out")
-        return None
+        return None       # counted out, it is the race's outcome: the screen says it
 
     def remembered(self) -> dict | None:
         try:
@@ -695,24 +715,19 @@ class RacePage(LobbySheets):
 
     def show_note(self) -> None:
         """The friend's own connection state on the race screen, kept up to date."""
-        v = self.view()
-        if v is not None and self.player is not None and self.lost_at is None:
-            me = next((m for m in v["players"] if m["pid"] == self.player.pid), None)
-            if me is not None and me["out"] == "dropped" and self.counted_out_race is None:
-                self.counted_out_race = v["race"]
         screen = self._screen
         if screen is None or screen.root.hidden or screen.gone:
             return
         note = self.conn_note()
         state = note[0] if note else ""
-        if screen.note.getAttribute("data-race-note") != state or (
-                note and screen.note.textContent != note[1]):
+        conn = screen.conn
+        if conn.getAttribute("data-race-note") != state or (note and conn.textContent != note[1]):
             if note:
-                fill(screen.note, note[1])
-                screen.note.setAttribute("data-race-note", state)
+                fill(conn, note[1])
+                conn.setAttribute("data-race-note", state)
             else:
-                screen.note.removeAttribute("data-race-note")
-            screen.note.hidden = note is None
+                conn.removeAttribute("data-race-note")
+            conn.hidden = note is None
 
     def changed(self) -> None:
         """The host or the player changed: repaint once, at the next frame."""
@@ -724,11 +739,15 @@ class RacePage(LobbySheets):
     def render(self) -> None:
         self._dirty = False
         v = self.view()
-        said = news.news(self.app.lang, self._told, v)
-        self._told = v
+        events = self.player.take_events() if self.player else []
+        if any(e["kind"] == "started" for e in events):
+            self.open_invites = []       # the race's own table on top (the menu has Invite)
+        said = news.told(self.app.lang, events, v)
         if said:
             self.say(" ".join(said))
         self._render(v)
+        if said and self._screen is not None:
+            self._screen.tell(said)
         self.cover()
 
     def _render(self, v: dict | None) -> None:
@@ -736,7 +755,14 @@ class RacePage(LobbySheets):
             self.root.dataset.way = self.way
         else:
             self.root.removeAttribute("data-way")
-        if v is not None:
+        if self.player is not None and self.player.error_code == "table/left":
+            if self._screen is not None:     # removed by the host
+                self._screen.hide()
+            document.body.removeAttribute("data-race")
+            self.fill_sheet(h("h2", None, self.tr("race_title")),
+                            h("p", {"class": "error", "data-left": True}, self.tr("race_you_removed")),
+                            self.buttons(("forget", "race_leave")))
+        elif v is not None:
             if v["phase"] != LOBBY:
                 self.screen.show(v)
                 if self.open_invites:  # the host invites during a race: a comeback, a spectator
@@ -813,6 +839,8 @@ class RacePage(LobbySheets):
             self.act(player.answer_draw, action == "accept-draw")
         elif action == "change-settings" and player is not None:
             self.act(player.change_settings)
+        elif action == "remove" and player is not None:
+            self.act(player.remove, int(btn.dataset.pid))
         elif action == "close-links":
             self.open_invites = []
             self.render()
@@ -898,8 +926,8 @@ class RacePage(LobbySheets):
             self.player.link.close()
         if self._interval is not None:
             window.clearInterval(self._interval)
-        self.links = self.host = self.player = self.invite = self.reply_url = self._told = None
-        self.room = self.table_link = self.way = self.join_at = self.counted_out_race = None
+        self.links = self.host = self.player = self.invite = self.reply_url = None
+        self.room = self.table_link = self.way = self.join_at = None
         self._claimed = None
         self.unreachable, self.no_addresses, self.ice_saved, self.turn_draft = False, False, None, None
         self.open_invites = []

@@ -56,18 +56,19 @@ import uuid
 import zlib
 from dataclasses import dataclass
 
+from kosynka.race.table import MINUTES      # race kinds (N4): to the last card, timed minutes
+
 from web.race import ice as ice_servers
 
 __all__ = [
     "CodeError", "Candidate", "Description", "Invite", "Reply",
     "parse_sdp", "build_sdp", "encode", "decode", "parse_link", "link",
-    "check_reply", "check_invite_age", "MINUTES", "NAME_BYTES", "STALE_MINUTES",
+    "check_reply", "check_invite_age", "NAME_BYTES", "STALE_MINUTES",
     "Table", "room_of", "PEER_ID_CHARS",
 ]
 
 VERSION = 1
 INVITE, REPLY, TABLE = 1, 2, 3
-MINUTES = (None, 5, 10, 15)         # race kinds (N4): to the last card, timed minutes
 SLOTS = 15                          # invites a table may have open at once
 NAME_BYTES = 48                     # a host name's UTF-8 bytes in a link (cut on a char)
 STUN_BYTES = 120
