@@ -206,7 +206,11 @@ _ROOM = """() => { const r = globalThis.kosynkaPyodide.globals.get('app').race;
           pid: r.player ? r.player.pid : null, error: r.player ? r.player.error : null,
           peers: room ? [...room.peers.keys()] : null, errors: room ? room.errors : null,
           relays: room ? room.relaysOpen() : null, joins: room ? room.joins : null,
-          self: room ? room.selfId : null}; }"""
+          self: room ? room.selfId : null, lost_at: r.lost_at,
+          pcs: room && room.trystero ? Object.entries(room.trystero.getPeers()).map(
+            ([id, pc]) => [id, pc.connectionState, pc.iceConnectionState]) : null,
+          link: r.player && r.player.link ? [r.player.link.connected, r.player.link.steady] : null,
+          note: (document.querySelector('[data-race-note]') || {}).textContent || null}; }"""
 
 
 def room_state(seat: Seat) -> dict | str:

@@ -22,6 +22,7 @@ and is skipped. The namespaces (``k19-*``) are removed at the end, on failure to
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -85,6 +86,9 @@ def seats(net, playwright_instance):
             page = ctx.new_page()
             page.errors = []
             page.on("pageerror", lambda e, page=page: page.errors.append(str(e)))
+            if os.environ.get("K19_DEBUG"):
+                page.on("console", lambda m, n=name: print(f"[{time.strftime('%X')}] {n} {m.type}: {m.text[:300]}")
+                        if m.type in ("error", "warning") else None)
             page.goto(net.app)
             out.append(Seat(name, ctx, page))
         for s in out:
@@ -146,9 +150,14 @@ def test_routed_and_home_nat_connect_with_the_defaults(net, seats):
         print(f"\nFIGURE {kind}, defaults: Join → seated {took:.2f} s")
 
 
-def wait_moves(host: Seat, n: int, timeout: float = 60_000) -> float:
+def wait_moves(host: Seat, n: int, friend: Seat, timeout: float = 60_000) -> float:
     t0 = time.perf_counter()
-    host.page.wait_for_selector(f"[data-opponent][data-pid='1'][data-moves='{n}']", timeout=timeout)
+    try:
+        host.page.wait_for_selector(f"[data-opponent][data-pid='1'][data-moves='{n}']",
+                                    timeout=timeout)
+    except Exception as e:
+        raise AssertionError(f"move {n} not at the host: friend {room_state(friend)}, "
+                             f"host {room_state(host)}") from e
     return time.perf_counter() - t0
 
 
@@ -167,9 +176,11 @@ def test_cuts_of_the_friends_router_in_one_race(net, seats):
     for cut in (10, 45):
         play(friend, ["D"])
         moves += 1
-        wait_moves(host, moves)
+        wait_moves(host, moves, friend)
         net.cut(2, True)
         t_cut = time.perf_counter()
+        if os.environ.get("K19_DEBUG"):
+            print(f"[{time.strftime('%X')}] cut {cut} s")
         friend.page.wait_for_selector("[data-race-note=lost]", timeout=cut * 1000 + 15_000)
         noticed = time.perf_counter() - t_cut
         if cut == 10:
@@ -178,7 +189,7 @@ def test_cuts_of_the_friends_router_in_one_race(net, seats):
         moves += 1
         time.sleep(max(0.0, cut - (time.perf_counter() - t_cut)))  # the cut's length (not a sync)
         net.cut(2, False)
-        back = wait_moves(host, moves, timeout=60_000)
+        back = wait_moves(host, moves, friend, timeout=60_000)
         host.page.wait_for_selector("[data-opponent][data-pid='1'][data-connected=yes]")
         friend.page.wait_for_selector("#race-screen:not([hidden])")
         assert friend.page.locator("[data-race-note]").count() == 0 or \
@@ -193,8 +204,8 @@ def test_cuts_of_the_friends_router_in_one_race(net, seats):
     wait_race(host, "won", timeout=90_000)
     time.sleep(max(0.0, 75 - (time.perf_counter() - t_cut)))
     net.cut(2, False)
-    wait_race(friend, "lost", timeout=60_000)
-    friend.page.wait_for_selector("[data-race-note=out]", state="attached")
+    wait_race(friend, "lost", timeout=90_000)
+    friend.page.wait_for_selector("#race-results [data-outcome=counted_out]")  # told exactly that
     for s in (host, friend):
         s.page.wait_for_selector("#race-results tr[data-pid='0'][data-result=won]")
         s.page.wait_for_selector("#race-results tr[data-pid='1'][data-result=lost]")

@@ -242,10 +242,12 @@ class FriendRoom(_Room):
     def linked(self) -> bool:
         return self.link is not None and self.link.connected
 
-    async def rejoin(self) -> None:
-        """Join the room again now (Try again; each step of :meth:`reconnect`)."""
+    async def rejoin(self, fresh: bool = False) -> None:
+        """Join the room again now (Try again; each step of :meth:`reconnect`);
+        ``fresh``: over new connections to the relays too (after a drop: the old ones
+        may wait a minute for TCP's backed-off retransmission once the path is back)."""
         if self.room is not None and not self.closed:
-            await self.room.rejoin()
+            await self.room.rejoin(fresh)
 
     def reconnect(self, until: Callable[[], bool], pauses: tuple = REJOIN_S,
                   repeat: bool = True) -> None:
@@ -266,12 +268,12 @@ class FriendRoom(_Room):
                 if self.closed or self.linked or until():
                     return
                 now = self.relays_open()
-                if now > was:   # a relay is back (its connection had closed): announce now
-                    break
-                was = now
+                if now > was or bool(self.room.freshOpened()):
+                    break       # a relay is back, or a connection made during the outage
+                was = now       # opened: the path is back — join again now
             if self.closed or self.linked or until():
                 return
-            await self.rejoin()
+            await self.rejoin(fresh=repeat)   # a comeback (repeat) takes new relay connections
 
     def close(self) -> None:
         if self._task is not None and not self._task.done():
