@@ -53,6 +53,9 @@ REJOIN_S = (3.0, 5.0, 8.0)
 # while a first join has no link to the host yet: join again after these pauses
 # (a lost announcement or a failed first try costs seconds, not a minute)
 JOIN_AGAIN_S = (4.0, 5.0)
+# after the path is back: the pause before joining again, longer than Trystero's
+# 23 s for an offer or answer under way
+SETTLE_S = 25.0
 
 
 def minutes_now() -> int:
@@ -260,20 +263,25 @@ class FriendRoom(_Room):
         self._task = asyncio.ensure_future(self._retry(until, pauses, repeat))
 
     async def _retry(self, until, pauses, repeat) -> None:
+        back = False
         for i in range(10_000 if repeat else len(pauses)):
-            end = time.monotonic() + pauses[min(i, len(pauses) - 1)]
+            # once the path is seen back, a join under way is left to finish: each one
+            # cut short keeps the host's Trystero deaf to this page for 23 s
+            pause = SETTLE_S if back else pauses[min(i, len(pauses) - 1)]
+            end = time.monotonic() + pause
             was = self.relays_open()
             while time.monotonic() < end:
                 await asyncio.sleep(0.25)
                 if self.closed or self.linked or until():
                     return
                 now = self.relays_open()
-                if now > was or bool(self.room.freshOpened()):
-                    break       # a relay is back, or a connection made during the outage
-                was = now       # opened: the path is back — join again now
+                if not back and (now > was or bool(self.room.freshOpened())):
+                    back = True  # a relay is back, or a connection made during the
+                    break        # outage opened: the path is back — join again now
+                was = now
             if self.closed or self.linked or until():
                 return
-            await self.rejoin(fresh=repeat)   # a comeback (repeat) takes new relay connections
+            await self.rejoin(fresh=repeat and not back)   # new relay connections while out
 
     def close(self) -> None:
         if self._task is not None and not self._task.done():
