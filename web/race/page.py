@@ -615,7 +615,7 @@ class RacePage(LobbySheets):
             if away > GIVE_UP_S:
                 return "gone", self.tr("race_gave_up", host=host, n=int(GIVE_UP_S // 60))
             if away > GRACE:
-                return "late", self.tr("race_reconnecting_late")
+                return "late", self.tr("race_reconnecting_late", s=int(GRACE))
             return "lost", self.tr("race_reconnecting", s=max(0, int(GRACE - away)))
         return None       # counted out, it is the race's outcome: the screen says it
 
@@ -658,7 +658,7 @@ class RacePage(LobbySheets):
             return False
         self.mode = "error"
         self.fill_sheet(h("h2", None, self.tr("race_title")),
-             h("p", {"class": "big", "data-way-back": True}, self.tr("race_way_back", host=str(data["host"]))),
+             h("p", {"class": "big", "data-way-back": True}, self.tr("race_way_back", host=str(data["host"]), s=int(GRACE))),
              self.buttons(("forget", "race_leave")))
         self.root.hidden = False
         return True
