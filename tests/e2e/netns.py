@@ -207,6 +207,17 @@ class Net:
             _ns(r, "iptables", "-D", "FORWARD", "-j", "DROP", "-m", "comment", "--comment", "k19-cut",
                 check=False)
 
+    def unplug(self, i: int, on: bool) -> None:
+        """Player ``i``'s device with no network at all (its only route gone: the
+        browser then finds no address of its own, as a phone in flight mode)."""
+        c = self.client(i)
+        if on:
+            _ns(c, "ip", "route", "flush", "dev", "eth0")
+            _ns(c, "ip", "link", "set", "eth0", "down")
+        else:
+            _ns(c, "ip", "link", "set", "eth0", "up")
+            _ns(c, "ip", "route", "replace", "default", "via", f"10.19.{i}.1")
+
     # ------------------------------------------------------------ programs
     def spawn(self, ns: str, *cmd: str, **kw) -> subprocess.Popen:
         proc = subprocess.Popen(["ip", "netns", "exec", ns, *cmd], **kw)

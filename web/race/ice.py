@@ -27,12 +27,16 @@ from __future__ import annotations
 import ipaddress
 import json
 import re
+from typing import Any, Callable, TypeVar
+
+Server = dict[str, Any]   # an RTCIceServer: urls (text or list), username, credential
+T = TypeVar("T")
 
 __all__ = ["IceError", "DEFAULT_ICE", "DEFAULT_RELAYS", "check_server", "check_servers",
            "check_relay", "load_ice", "load_relays", "server_text", "MAX_SERVERS", "MAX_RELAYS"]
 
 # Two operators, so that one being down or blocked still leaves one.
-DEFAULT_ICE: tuple[dict, ...] = (
+DEFAULT_ICE: tuple[Server, ...] = (
     {"urls": "stun:stun.l.google.com:19302"},
     {"urls": "stun:stun.cloudflare.com:3478"},
 )
@@ -97,7 +101,7 @@ def check_url(url: object) -> str:
         raise IceError("ice/too_long", f"at most {FIELD_MAX} characters")
     m = _URL.fullmatch(url)
     scheme = m.group("scheme").lower() if m else ""
-    if scheme not in ("stun", "stuns", "turn", "turns"):
+    if m is None or scheme not in ("stun", "stuns", "turn", "turns"):
         raise IceError("ice/scheme", "a server address starts with stun:, stuns:, turn: or turns:")
     rest, query = m.group("rest"), m.group("query")
     if rest.startswith("//"):
@@ -109,7 +113,7 @@ def check_url(url: object) -> str:
     return scheme + ":" + url.split(":", 1)[1]
 
 
-def check_server(server: object) -> dict:
+def check_server(server: object) -> Server:
     """An RTCIceServer dict (``urls``, and for TURN ``username`` and ``credential``)
     from a dict or a bare URL string; :class:`IceError` if it cannot be used."""
     if isinstance(server, str):
@@ -121,7 +125,7 @@ def check_server(server: object) -> dict:
     if not url_list or len(url_list) > MAX_SERVERS:
         raise IceError("ice/scheme", "a server has one to six URLs")
     checked = [check_url(u) for u in url_list]
-    out: dict = {"urls": checked if isinstance(urls, list) else checked[0]}
+    out: Server = {"urls": checked if isinstance(urls, list) else checked[0]}
     turn = any(u.startswith("turn") for u in checked)
     user, cred = server.get("username"), server.get("credential")
     for name, value in (("username", user), ("credential", cred)):
@@ -137,7 +141,7 @@ def check_server(server: object) -> dict:
     return out
 
 
-def check_servers(servers: object) -> list[dict]:
+def check_servers(servers: object) -> list[Server]:
     if not isinstance(servers, list):
         raise IceError("ice/scheme", "a JSON list of servers")
     if len(servers) > MAX_SERVERS:
@@ -161,7 +165,8 @@ def check_relay(url: object) -> str:
     return url
 
 
-def _load(text: str | None, default, check):
+def _load(text: str | None, default: tuple[T, ...],
+          check: Callable[[Any], list[T]]) -> tuple[list[T], IceError | None]:
     """``(value, error)``: the stored JSON checked, or the default and the
     :class:`IceError` that made it unusable (None if nothing was stored)."""
     if text is None:
@@ -173,21 +178,21 @@ def _load(text: str | None, default, check):
         return list(default), err
 
 
-def load_ice(text: str | None) -> tuple[list[dict], IceError | None]:
+def load_ice(text: str | None) -> tuple[list[Server], IceError | None]:
     """The ICE servers from ``localStorage["kosynka.race.ice"]`` (None: unset)."""
     return _load(text, DEFAULT_ICE, check_servers)
 
 
 def load_relays(text: str | None) -> tuple[list[str], IceError | None]:
     """The relays from ``localStorage["kosynka.race.relays"]`` (None: unset)."""
-    def check(v):
+    def check(v: object) -> list[str]:
         if not isinstance(v, list) or not 1 <= len(v) <= MAX_RELAYS:
             raise IceError("ice/relay", f"one to {MAX_RELAYS} relay URLs")
         return [check_relay(u) for u in v]
     return _load(text, DEFAULT_RELAYS, check)
 
 
-def server_text(server: dict) -> str:
+def server_text(server: Server) -> str:
     """A server as the lobby names it (its URLs; never its credential)."""
     urls = server["urls"]
-    return ", ".join(urls) if isinstance(urls, list) else urls
+    return ", ".join(urls) if isinstance(urls, list) else str(urls)

@@ -227,6 +227,8 @@ class LobbySheets:
             servers = list(self.table_link.ice) if self.table_link is not None else []
         stun = [ice.server_text(s) for s in servers if "username" not in s]
         turn = next((s for s in servers if "username" in s), None)
+        draft = self.turn_draft or ((ice.server_text(turn), turn["username"], turn["credential"])
+                                    if turn else ("", "", ""))
         internet = bool(servers)
         words = (self.tr("race_net_note", servers=", ".join(stun)) if stun
                  else self.tr("race_net_wifi_note"))
@@ -245,10 +247,9 @@ class LobbySheets:
                  h("div", {"class": "row"}, choice) if self.host is not None else None,
                  h("p", {"class": "help"}, self.tr("race_turn")),
                  h("div", {"class": "row turn"},
-                   field("turn-url", "turn:turn.example.org:3478", turn and ice.server_text(turn) or ""),
-                   field("turn-user", self.tr("race_turn_user"), turn and turn["username"] or ""),
-                   field("turn-pass", self.tr("race_turn_pass"), turn and turn["credential"] or "",
-                         "password"),
+                   field("turn-url", "turn:turn.example.org:3478", draft[0]),
+                   field("turn-user", self.tr("race_turn_user"), draft[1]),
+                   field("turn-pass", self.tr("race_turn_pass"), draft[2], "password"),
                    h("button", {"type": "button", "data-action": "save-turn"}, self.tr("race_turn_save"))),
                  h("p", {"class": "error", "data-ice-error": self.ice_error, "role": "alert"},
                    self.tr("race_" + self.ice_error.replace("/", "_"))) if self.ice_error else None,

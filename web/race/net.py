@@ -43,13 +43,16 @@ from pyodide.ffi import create_proxy
 from web.race import rtc, signal
 from web.race.signal import CodeError, Invite, Reply
 
-__all__ = ["HostLinks", "join", "CHANNEL", "HostRoom", "FriendRoom", "REJOIN_S"]
+__all__ = ["HostLinks", "join", "CHANNEL", "HostRoom", "FriendRoom", "REJOIN_S", "JOIN_AGAIN_S"]
 
 CHANNEL = "kosynka-race"   # the same name in handover.mjs
 # after a drop, the friend joins the room again after each of these pauses (s),
 # the last one repeated: soon at first (the host announces again as the link
 # drops), then often enough that a comeback lands seconds after the network does
-REJOIN_S = (1.0, 3.0, 5.0, 8.0)
+REJOIN_S = (3.0, 5.0, 8.0)
+# while a first join has no link to the host yet: join again after these pauses
+# (a lost announcement or a failed first try costs seconds, not a minute)
+JOIN_AGAIN_S = (4.0, 5.0)
 
 
 def minutes_now() -> int:
@@ -166,11 +169,12 @@ class _Room:
         return int(self.room.relaysOpen()) if self.room is not None else 0
 
     async def wait_relays(self, seconds: float) -> bool:
-        """True as soon as a relay answers; False if none does within ``seconds``."""
+        """True as soon as a relay answers; False if none does within ``seconds`` (or
+        all of them refused: no network at all)."""
         deadline = time.monotonic() + seconds
         while not self.closed and self.relays_open() == 0:
-            if time.monotonic() >= deadline:
-                return False
+            if time.monotonic() >= deadline or bool(self.room.relaysDown()):
+                return False       # none answered in time, or every one refused at once
             await asyncio.sleep(0.1)
         return not self.closed
 
@@ -223,7 +227,7 @@ class FriendRoom(_Room):
         self.table = table
         self.on_link = on_link
         self.link: rtc.RtcLink | None = None
-        self._trying = False
+        self._task: asyncio.Future | None = None
 
     async def open(self) -> None:
         await self._open(*signal.room_of(self.table))
@@ -238,25 +242,43 @@ class FriendRoom(_Room):
     def linked(self) -> bool:
         return self.link is not None and self.link.connected
 
-    async def rejoin(self) -> None:
-        """Join the room again now (Try again; each step of :meth:`reconnect`)."""
+    async def rejoin(self, fresh: bool = False) -> None:
+        """Join the room again now (Try again; each step of :meth:`reconnect`);
+        ``fresh``: over new connections to the relays too (after a drop: the old ones
+        may wait a minute for TCP's backed-off retransmission once the path is back)."""
         if self.room is not None and not self.closed:
-            await self.room.rejoin()
+            await self.room.rejoin(fresh)
 
-    async def reconnect(self, until: Callable[[], bool]) -> None:
-        """Join again after each of :data:`REJOIN_S` until a link to the host is open,
-        or ``until()`` says to stop (the page gave up, or left)."""
-        if self._trying:
-            return
-        self._trying = True
-        try:
-            for i in range(10_000):
-                await asyncio.sleep(REJOIN_S[min(i, len(REJOIN_S) - 1)])
+    def reconnect(self, until: Callable[[], bool], pauses: tuple = REJOIN_S,
+                  repeat: bool = True) -> None:
+        """Join again after each of ``pauses`` (the last one repeated if ``repeat``),
+        or as soon as a relay whose connection had closed is back, until a link to
+        the host is open, or ``until()`` says to stop (the page gave up, or left). A
+        new call replaces the one under way."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        self._task = asyncio.ensure_future(self._retry(until, pauses, repeat))
+
+    async def _retry(self, until, pauses, repeat) -> None:
+        for i in range(10_000 if repeat else len(pauses)):
+            end = time.monotonic() + pauses[min(i, len(pauses) - 1)]
+            was = self.relays_open()
+            while time.monotonic() < end:
+                await asyncio.sleep(0.25)
                 if self.closed or self.linked or until():
                     return
-                await self.rejoin()
-        finally:
-            self._trying = False
+                now = self.relays_open()
+                if now > was or bool(self.room.freshOpened()):
+                    break       # a relay is back, or a connection made during the outage
+                was = now       # opened: the path is back — join again now
+            if self.closed or self.linked or until():
+                return
+            await self.rejoin(fresh=repeat)   # a comeback (repeat) takes new relay connections
+
+    def close(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        super().close()
 
 
 async def join(invite: Invite) -> tuple[rtc.RtcLink, Reply]:

@@ -145,6 +145,7 @@ class RacePage(LobbySheets):
         self.way: str | None = None           # the host's: wait, relay, links
         self.ice_error: str | None = None     # ice/… of a setting that was refused
         self.ice_saved: str | None = None     # the words said after a setting was saved
+        self.turn_draft: tuple | None = None  # a TURN server typed but refused: shown again
         self.join_at: float | None = None     # a friend pressed Join (real s)
         self.unreachable = False
         self.no_addresses = False             # the last invite had no address at all
@@ -286,7 +287,7 @@ class RacePage(LobbySheets):
             if self.mode == "host":
                 self.show_error(CodeError("link/kind", ""), "invite")
             elif not (self.table_link == item and self.player is not None):
-                self.open_table(item)   # the same link again at the same table changes nothing
+                self.open_invite(item)   # the same link again at the same table changes nothing
         elif isinstance(item, Invite):
             if self.used(item):
                 self.show_error(CodeError("link/used", item.host), "invite")
@@ -449,21 +450,18 @@ class RacePage(LobbySheets):
             self.app.toast(self.player.rejects[-1]["detail"], 3000)
 
     # ------------------------------------------------------------ friend
-    def open_invite(self, invite: Invite) -> None:
+    def open_invite(self, item: Invite | Table) -> None:
+        """The friend's join screen for an invite (links-only) or a table link."""
         self.leave()
         self.mode = "friend"
-        self.invite = invite
+        if isinstance(item, Table):
+            self.table_link = item
+        else:
+            self.invite = item
         self._solo(pause=True)
         self.render()
-
-    def open_table(self, t: Table) -> None:
-        self.leave()
-        self.mode = "friend"
-        self.table_link = t
-        self._solo(pause=True)
-        self.render()
-        if self.seat_of(t.table) is not None:   # our seat, from another tab: back at once
-            asyncio.ensure_future(self.join_table())
+        if isinstance(item, Table) and self.seat_of(item.table) is not None:
+            asyncio.ensure_future(self.join_table())   # our seat, from another tab: back at once
 
     def friend_servers(self, t: Table) -> list[dict]:
         """The host's ICE servers, and a TURN server of the friend's own if they set one."""
@@ -484,6 +482,8 @@ class RacePage(LobbySheets):
         _set("sessionStorage", SEAT_KEY, json.dumps({"code": signal.encode(t)}))
         self.render()
         await self.room.open()
+        self.room.reconnect(until=lambda: self.view() is not None or self.unreachable,
+                            pauses=net.JOIN_AGAIN_S, repeat=False)
 
     def _host_link(self, link) -> None:
         """A (new) link to the host's page opened: our seat talks over it."""
@@ -588,14 +588,14 @@ class RacePage(LobbySheets):
 
     def _friend_status(self, inner):
         def status(s: str) -> None:
-            if s != "open" and self.lost_at is None:
-                self.say(self.tr("race_me_lost"))
-                if isinstance(self.room, net.FriendRoom):   # back by itself (N9)
-                    asyncio.ensure_future(self.room.reconnect(until=self._gave_up))
             if s == "open":
                 self.lost_at = None
-            elif self.lost_at is None:
-                self.lost_at = real_s()
+            else:
+                if self.lost_at is None:   # (it may be set already: the path went first)
+                    self.lost_at = real_s()
+                    self.say(self.tr("race_me_lost"))
+                if isinstance(self.room, net.FriendRoom):   # back by itself (N9)
+                    self.room.reconnect(until=self._gave_up)
             inner(s)
             self.changed()
         return status
@@ -697,6 +697,13 @@ class RacePage(LobbySheets):
             if way != self.way:          # a relay answered, or the last one went
                 self.way = way
                 self.changed()
+        link = self.player.link if self.player is not None and self.host is None else None
+        if link is not None and link.connected and hasattr(link, "steady"):
+            if not link.steady and self.lost_at is None:   # the path is gone: say so at once
+                self.lost_at = real_s()
+                self.say(self.tr("race_me_lost"))
+            elif link.steady and self.lost_at is not None:  # back by itself (ICE recovered)
+                self.lost_at = None
         if (isinstance(self.room, net.FriendRoom) and self.join_at is not None and not self.unreachable
                 and self.view() is None and real_s() - self.join_at > JOIN_WAIT_S):
             self.unreachable = True       # say why it may be, offer Try again
@@ -878,8 +885,10 @@ class RacePage(LobbySheets):
                 servers.append(ice.check_server({"urls": url, "username": user, "credential": cred}))
             except ice.IceError as e:
                 self.ice_error, self.ice_saved = e.code, None
+                self.turn_draft = (url, user, cred)    # what was typed stays to be mended
                 self.render()
                 return
+        self.turn_draft = None
         self.save_net(servers)
 
     def copy(self, btn) -> None:
@@ -902,6 +911,9 @@ class RacePage(LobbySheets):
         if self.holds_others():
             ev.preventDefault()
             ev.returnValue = ""
+            # Trystero leaves its rooms on beforeunload, even when the player then
+            # stays: not this page's room while it holds a race (ours runs first)
+            ev.stopImmediatePropagation()
 
     def leave(self) -> None:
         if self.room is not None:
@@ -917,7 +929,7 @@ class RacePage(LobbySheets):
         self.links = self.host = self.player = self.invite = self.reply_url = None
         self.room = self.table_link = self.way = self.join_at = None
         self._claimed = None
-        self.unreachable, self.no_addresses, self.ice_saved = False, False, None
+        self.unreachable, self.no_addresses, self.ice_saved, self.turn_draft = False, False, None, None
         self.open_invites = []
         self.mode = self._interval = self.lost_at = None
         if self._screen is not None:

@@ -76,6 +76,17 @@ export class Channel {
     return this.state === "open";
   }
 
+  // false while the connection under an open link has lost its path (ICE
+  // "disconnected"): the link may come back by itself, or drop
+  get steady() {
+    const pc = this.connection;
+    return !pc || !["disconnected", "failed"].includes(pc.iceConnectionState);
+  }
+
+  get connection() {
+    return null;
+  }
+
   close() {
     if (this.state === "closed" || this.state === "dropped") return;
     this.state = "closed";
@@ -153,6 +164,10 @@ export class Peer extends Channel {
 
   get connected() {
     return this.state === "open" && this.dc !== null && this.dc.readyState === "open";
+  }
+
+  get connection() {
+    return this.pc;
   }
 
   async offer() {

@@ -97,6 +97,11 @@ class RtcLink(Link):
     def connected(self) -> bool:
         return not self._ended and bool(self._peer.connected)
 
+    @property
+    def steady(self) -> bool:
+        """False while the path under the open link is lost (it may come back)."""
+        return not self._ended and bool(self._peer.steady)
+
     def send(self, text: str) -> None:
         if not self._ended:
             self._peer.send(text)

@@ -55,10 +55,13 @@ import struct
 import uuid
 import zlib
 from dataclasses import dataclass
+from typing import TypeVar
 
 from kosynka.race.table import MINUTES      # race kinds (N4): to the last card, timed minutes
 
 from web.race import ice as ice_servers
+
+T = TypeVar("T")
 
 __all__ = [
     "CodeError", "Candidate", "Description", "Invite", "Reply",
@@ -157,7 +160,7 @@ class Table:
     issued: int                     # minutes since the Unix epoch
     host: str
     relays: tuple[str, ...]
-    ice: tuple[dict, ...]           # the host's RTCIceServers ([] = same Wi-Fi only)
+    ice: tuple[ice_servers.Server, ...]   # the host's RTCIceServers (() = same Wi-Fi only)
 
 
 def room_of(t: Table) -> tuple[str, str]:
@@ -433,25 +436,24 @@ def _read_table(r: _Reader) -> Table:
     settings, issued = struct.unpack(">BI", r.raw(5))
     draw, minutes = _settings_of(settings)
     host = r.text()
+    def default(b: int, defaults: tuple[T, ...]) -> T:
+        if b & 0x7F >= len(defaults):
+            raise CodeError("link/corrupt", "unknown default server")
+        return defaults[b & 0x7F]
+
     relays = []
     for _ in range(r.byte()):
         b = r.byte()
-        if b & 0x80:
-            if b & 0x7F >= len(ice_servers.DEFAULT_RELAYS):
-                raise CodeError("link/corrupt", "unknown default relay")
-            relays.append(ice_servers.DEFAULT_RELAYS[b & 0x7F])
-        else:
-            relays.append(r.raw(b).decode("utf-8", "replace"))
+        relays.append(default(b, ice_servers.DEFAULT_RELAYS) if b & 0x80
+                      else r.raw(b).decode("utf-8", "replace"))
     servers = []
     for _ in range(r.byte()):
         b = r.byte()
         if b & 0x80:
-            if b & 0x7F >= len(ice_servers.DEFAULT_ICE):
-                raise CodeError("link/corrupt", "unknown default ICE server")
-            servers.append(dict(ice_servers.DEFAULT_ICE[b & 0x7F]))
+            servers.append(dict(default(b, ice_servers.DEFAULT_ICE)))
             continue
         urls = [r.text() for _ in range(b & 0x0F)]
-        server: dict = {"urls": urls[0] if len(urls) == 1 else urls}
+        server: ice_servers.Server = {"urls": urls[0] if len(urls) == 1 else urls}
         if b & 0x40:
             server["username"], server["credential"] = r.text(), r.text()
         servers.append(server)
