@@ -154,9 +154,13 @@ def test_n4_timed_most_foundation_cards_win_at_time_up():
     play(t, HOST, LINE[:30])
     t.tick(299.0)
     assert t.phase == RACING
+    n = t.event_n
     t.tick(300.0)
     assert t.phase == OVER and t.ended_at == 300.0
     assert results(t) == {f: (1, "won"), HOST: (2, "lost")}
+    assert kinds(t, n) == [("time_up", None), ("ended", None)]        # issue 18: and why
+    assert t.end["reason"] == "time_up" and t.end["decided_by"] == "foundation"
+    assert outcome(t, f) == ("won", "foundation", 1) and outcome(t, HOST) == ("lost", "foundation", 2)
 
 
 def test_n4_timed_tie_on_foundations_goes_to_more_face_up_cards():
@@ -166,6 +170,8 @@ def test_n4_timed_tie_on_foundations_goes_to_more_face_up_cards():
     play(t, HOST, LINE[:j])
     t.tick(300.0)
     assert results(t) == {f: (1, "won"), HOST: (2, "lost")}
+    assert t.end["decided_by"] == "face_up" and t.end["winners"] == [f]     # issue 18: and why
+    assert outcome(t, f) == ("won", "face_up", 1) and outcome(t, HOST) == ("lost", "face_up", 2)
 
 
 def test_n4_timed_still_tied_among_the_best_is_a_draw_between_them():
@@ -176,6 +182,8 @@ def test_n4_timed_still_tied_among_the_best_is_a_draw_between_them():
     t.tick(600.0)
     assert results(t) == {a: (1, "draw"), HOST: (1, "draw"), b: (3, "lost")}
     assert (t.members[a].score, t.members[b].score) == (0.5, 0.0)
+    assert t.end == {"reason": "time_up", "winners": [], "drawn": [HOST, a], "decided_by": "tie"}
+    assert outcome(t, a) == ("draw", "tie", 1) and outcome(t, b)[:2] == ("lost", "foundation")
 
 
 def test_n4_timed_all_52_before_time_up_wins_at_once():
@@ -346,37 +354,6 @@ def test_lost_places_say_why_foundation_face_up_or_tie():
     assert why(t)[a] == "foundation" and outcome(t, a)[0] == "won"
     assert (why(t)[b], why(t)[c], why(t)[HOST]) == ("face_up", "tie", "tie")
     assert t.standings[2]["place"] == t.standings[3]["place"] == 3
-
-
-def test_time_up_decided_by_foundations():
-    t, (f,) = started(1, minutes=5)
-    play(t, f, LINE[:60])
-    play(t, HOST, LINE[:30])
-    n = t.event_n
-    t.tick(300.0)
-    assert kinds(t, n) == [("time_up", None), ("ended", None)]
-    assert t.end["reason"] == "time_up" and t.end["decided_by"] == "foundation"
-    assert outcome(t, f) == ("won", "foundation", 1) and outcome(t, HOST) == ("lost", "foundation", 2)
-
-
-def test_time_up_decided_by_face_up_cards():
-    i, j = _prefixes()
-    t, (f,) = started(1, minutes=5)
-    play(t, f, LINE[:i])
-    play(t, HOST, LINE[:j])
-    t.tick(300.0)
-    assert t.end["decided_by"] == "face_up" and t.end["winners"] == [f]
-    assert outcome(t, f) == ("won", "face_up", 1) and outcome(t, HOST) == ("lost", "face_up", 2)
-
-
-def test_time_up_still_tied_is_a_draw_and_says_so():
-    t, (a, b) = started(2, minutes=10)
-    play(t, a, LINE[:40])
-    play(t, HOST, LINE[:40])
-    play(t, b, LINE[:10])
-    t.tick(600.0)
-    assert t.end == {"reason": "time_up", "winners": [], "drawn": [HOST, a], "decided_by": "tie"}
-    assert outcome(t, a) == ("draw", "tie", 1) and outcome(t, b)[:2] == ("lost", "foundation")
 
 
 def test_a_draw_agreed_by_everyone_still_racing():

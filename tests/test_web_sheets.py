@@ -5,14 +5,16 @@ import re
 from kosynka import Rules
 
 from web import sheets
-from web.store import MemoryBackend, Settings, Store, WinResult
+from kosynka.records import WinResult
+
+from web.store import MemoryBackend, Settings, Store
 
 
 def store_with_wins():
     st = Store(MemoryBackend())
-    st.record_win("d1", 95, 120, assisted=False)
-    st.record_win("d3r2", 300, 150, assisted=False, daily="2026-12-01")
-    st.record_abandon()
+    st.records.record_win("d1", 95, 120, assisted=False)
+    st.records.record_win("d3r2", 300, 150, assisted=False, daily="2026-12-01")
+    st.records.record_abandon()
     return st
 
 
@@ -32,7 +34,7 @@ def test_T2_records_list_every_variant_with_a_record_and_the_tables_own():
 
 def test_T2_records_of_the_deal_of_the_day_and_an_unknown_key_skipped():
     st = store_with_wins()
-    st.records["best"]["d9x"] = {"time": 1}  # written by some other version
+    st.records.best_of["d9x"] = {"time": 1}  # written by some other version
     html = sheets.records_html("en", st, Rules(3, 2), "2026-12-01")
     assert "d9x" not in html
     assert re.search(r"class='daily-best'>[^<]*\(2026-12-01\): 5:00, 150", html)
@@ -77,7 +79,7 @@ def test_issue12_auto_move_setting_off_by_default():
 
 def test_issue12_assisted_wins_counted_apart_in_the_statistics():
     st = store_with_wins()
-    st.record_win("d1", 10, 10, assisted=True)
+    st.records.record_win("d1", 10, 10, assisted=True)
     html = sheets.records_html("en", st, Rules(1), None)
     assert (cell(html, "played"), cell(html, "won"), cell(html, "win_pct"), cell(html, "assisted")) == \
         ("3", "2", "67%", "1")

@@ -11,6 +11,8 @@ import web.links
 import web.store
 from web.i18n import pick_language, t, STRINGS
 from web.links import DealLink, from_address, parse, format as fmt
+from kosynka.records import Records
+
 from web.store import MemoryBackend, Settings, Store, GAME_KEY, RECORDS_KEY, SETTINGS_KEY, variant_key
 
 
@@ -99,54 +101,29 @@ def test_P1_save_revisions_grow_across_tabs():
     assert env["game"] == "g3" and env["tab"] == "A" and env["rev"] == 3
 
 
-def test_T2_records_per_variant_wins_only_assisted_none():
+def test_T2_records_are_saved_and_loaded():
     be = MemoryBackend()
     st = Store(be)
-    r = st.record_win("d1", 300, 120, assisted=False)
-    assert r.new_time and r.new_moves
-    r = st.record_win("d1", 200, 130, assisted=False)
-    assert r.new_time and not r.new_moves
-    r = st.record_win("d1", 10, 10, assisted=True)
-    assert not r.any
-    assert st.best("d1") == {"time": 200, "moves": 120}
-    assert st.best(variant_key(3, None)) == {}
-    st.record_abandon()
-    st2 = Store(be)
-    assert st2.best("d1") == {"time": 200, "moves": 120}
-    assert st2.stats == {"played": 3, "won": 2, "streak": 0, "best_streak": 2, "assisted": 1}
-    assert web.store.win_percent(st2.stats) == 67
-
-
-def test_issue12_an_assisted_win_changes_no_rate_streak_or_record():
-    st = Store(MemoryBackend())
-    st.record_win("d1", 300, 120, assisted=False)
-    before = dict(st.stats)
-    assert not st.record_win("d1", 10, 10, assisted=True, daily="2026-12-01").any
-    assert st.stats == dict(before, assisted=1)
-    assert st.best("d1") == {"time": 300, "moves": 120}
-    assert st.daily_best("2026-12-01", "d1") == {}
+    assert st.change_records(lambda r: r.record_win("d1", 300, 120, assisted=False)).new_time
+    st.change_records(Records.record_abandon)
+    again = Store(be)
+    assert again.records.best("d1") == {"time": 300, "moves": 120}
+    assert again.records.stats == {"played": 2, "won": 1, "streak": 0, "best_streak": 1, "assisted": 0}
+    assert json.loads(be.get(RECORDS_KEY))["v"] == 1
 
 
 def test_issue12_records_saved_before_the_assisted_count_read_it_as_zero():
     old = {"v": 1, "best": {}, "daily": {}, "stats": {"played": 5, "won": 2, "streak": 1, "best_streak": 2}}
     st = Store(MemoryBackend({RECORDS_KEY: json.dumps(old)}))
-    assert st.stats["assisted"] == 0 and st.stats["played"] == 5
+    assert st.records.stats["assisted"] == 0 and st.records.stats["played"] == 5
     assert st.problems == []
-
-
-def test_daily_records_separate():
-    st = Store(MemoryBackend())
-    r = st.record_win("d1", 100, 90, assisted=False, daily="2026-11-29")
-    assert r.daily_new_time and r.daily_new_moves
-    assert st.daily_best("2026-11-29", "d1") == {"time": 100, "moves": 90}
-    assert st.daily_best("2026-11-30", "d1") == {}
 
 
 def test_records_damaged_keeps_what_it_can():
     be = MemoryBackend({RECORDS_KEY: json.dumps({"v": 1, "best": {"d1": {"time": 5, "moves": 6}}, "stats": "zz"})})
     st = Store(be)
-    assert st.best("d1") == {"time": 5, "moves": 6}
-    assert st.stats["played"] == 0
+    assert st.records.best("d1") == {"time": 5, "moves": 6}
+    assert st.records.stats["played"] == 0
     assert RECORDS_KEY in st.problems
 
 
@@ -188,11 +165,12 @@ def test_layout_long_column_closes_up_but_fits():
 def test_T2_records_of_another_tab_are_never_overwritten():
     backend = MemoryBackend()
     a, b = Store(backend), Store(backend)  # two tabs, each loaded the records once
-    a.record_win("d1", 100, 90, assisted=False)
-    b.record_win("d3", 200, 120, assisted=False)
+    a.change_records(lambda r: r.record_win("d1", 100, 90, assisted=False))
+    b.change_records(lambda r: r.record_win("d3", 200, 120, assisted=False))
     fresh = Store(backend)
-    assert fresh.best("d1") == {"time": 100, "moves": 90} and fresh.best("d3") == {"time": 200, "moves": 120}
-    assert fresh.stats["won"] == 2
+    assert fresh.records.best("d1") == {"time": 100, "moves": 90}
+    assert fresh.records.best("d3") == {"time": 200, "moves": 120}
+    assert fresh.records.stats["won"] == 2
 
 
 def test_issue13_theme_and_hand_settings_read_safely():

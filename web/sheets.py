@@ -25,9 +25,10 @@ from typing import Iterable
 
 from kosynka import variants
 from kosynka.position import Rules
+from kosynka.records import WinResult, win_percent
 
 from web.i18n import LANGS, t, variant_name
-from web.store import HANDS, REDEAL_CHOICES, THEMES, Settings, Store, WinResult, format_time, win_percent
+from web.store import HANDS, REDEAL_CHOICES, THEMES, Settings, Store, format_time
 
 LANG_NAMES = {"uk": "Українська", "ru": "Русский", "en": "English"}
 
@@ -48,22 +49,22 @@ def records_html(lang: str, store: Store, rules: Rules, daily: str | None) -> st
     none = t(L, "none")
     rows = []
     current = variants.key(rules)
-    for k in sorted(set(store.records["best"]) | {current}):
+    for k in sorted(set(store.records.best_of) | {current}):
         try:
             r = variants.from_key(k)
         except ValueError:
             continue  # a key this version does not know: not shown, kept
-        b = store.best(k)
+        b = store.records.best(k)
         rows.append(
             f"<tr data-variant='{k}'><td>{escape(variant_name(L, r.draw, r.redeals))}</td>"
             f"<td class='n'>{format_time(b['time']) if 'time' in b else none}</td>"
             f"<td class='n'>{b.get('moves', none)}</td></tr>")
-    st = store.stats
+    st = store.records.stats
     html = (f"<h3>{escape(t(L, 'records'))}</h3><table class='records'><tr><th>{escape(t(L, 'variant'))}</th>"
             f"<th class='n'>{escape(t(L, 'best_time'))}</th><th class='n'>{escape(t(L, 'fewest_moves'))}</th></tr>"
             + "".join(rows) + "</table>")
     if daily:
-        db = store.daily_best(daily, current)
+        db = store.records.daily_best(daily, current)
         html += (f"<p class='daily-best'>{escape(t(L, 'daily_best'))} ({escape(daily)}): "
                  f"{format_time(db['time']) if 'time' in db else none}, "
                  f"{db.get('moves', none)} {escape(t(L, 'moves').lower())}</p>")

@@ -48,7 +48,7 @@ import asyncio
 import json
 from html import escape
 
-from kosynka import variants
+from kosynka import records, variants
 from kosynka.game import Game, SaveError
 from kosynka.position import IllegalMoveError, InvalidMoveError, Rules
 from kosynka.safety import next_safe_move
@@ -79,12 +79,11 @@ class Solo:
         return Rules(self.app.settings.draw, self.app.settings.redeals)
 
     def in_progress(self) -> bool:
-        g = self.game
-        return g is not None and g.moves > 0 and not g.is_won
+        return records.in_progress(self.game)
 
     def abandon_current(self) -> None:
         if self.in_progress():
-            self.app.store.record_abandon()
+            self.app.store.change_records(records.Records.record_abandon)
 
     def set_game(self, game: Game, daily: str | None = None, save: bool = True,
                  mark: str | None = None) -> None:
@@ -317,8 +316,8 @@ class Solo:
             return
         g = self.game
         self.recorded = True
-        res = app.store.record_win(variants.key(g.rules), int(g.elapsed()), g.moves,
-                                   assisted=g.assisted, daily=self.daily)
+        res = app.store.change_records(lambda r: r.record_win(
+            variants.key(g.rules), int(g.elapsed()), g.moves, assisted=g.assisted, daily=self.daily))
         self.save()
         app.set_mode(Mode.WON)
         app.hide_toast()

@@ -14,29 +14,23 @@ Decisions (user-visible):
   at every save, whichever tab made it. A tab that sees (``storage`` event) a save
   with a higher ``rev`` from another tab adopts it and says so, so two tabs never
   lose moves silently: the last move made in either tab is the game.
-- Records (T2) are per variant key (``d1``, ``d3`` for Classic; ``d3r2`` etc. when the
-  redeal limit differs from Classic): best time and fewest moves, wins only, assisted
-  (F2) wins set none. Deal of the day keeps its own best time and moves per date and
-  variant. Statistics are global: played, won, current and best streak. A game counts
-  as played once a move was made in it and it was won or abandoned (New deal,
-  Restart, Deal of the day or a link while it was in progress); abandoning ends the
-  current streak. Records are read afresh from storage before each change, so a
-  win or an abandoned game in another tab is never overwritten.
-- A win the solver finished (F2, ``assisted``) is counted apart, as "finished by
-  the solver" (``stats.assisted``), and nowhere else: not played, not won, the
-  streak neither grows nor ends, no record — so the win rate, the streaks and the
-  records are the player's own (issue 12 item 3). Records saved before this count
-  existed read it as 0.
+- Records and statistics (T2) are one value (``kosynka.records.Records``: what
+  counts and how lives there); they are read afresh from storage before each
+  change (``Store.change_records``), so a win or an abandoned game in another tab
+  is never overwritten.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, asdict
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol, TypeVar
 
 from kosynka import variants
 from kosynka.position import Rules
+from kosynka.records import Records
+
+T = TypeVar("T")
 
 SETTINGS_KEY = "kosynka.settings"
 THEMES = ("auto", "light", "dark")  # issue 13 (web/boot/paint.js reads theme and hand too)
@@ -46,7 +40,6 @@ RECORDS_KEY = "kosynka.records"
 SCHEMA = 1
 
 REDEAL_CHOICES = (None, 3, 2, 1)
-STAT_KEYS = ("played", "won", "streak", "best_streak", "assisted")
 
 
 class Backend(Protocol):
@@ -110,24 +103,6 @@ class Settings:
         if d.get("hand") in HANDS:
             s.hand = d["hand"]
         return s
-
-
-def _blank_records() -> dict[str, Any]:
-    return {"v": SCHEMA, "best": {}, "daily": {}, "stats": dict.fromkeys(STAT_KEYS, 0)}
-
-
-@dataclass
-class WinResult:
-    """What a win changed: which records fell, and the records/stats after it."""
-
-    new_time: bool
-    new_moves: bool
-    daily_new_time: bool = False
-    daily_new_moves: bool = False
-
-    @property
-    def any(self) -> bool:
-        return self.new_time or self.new_moves or self.daily_new_time or self.daily_new_moves
 
 
 class Store:
@@ -217,95 +192,22 @@ class Store:
         self.backend.remove(GAME_KEY)
 
     # -- records and stats (T2) --------------------------------------------
-    def _load_records(self) -> dict[str, Any]:
-        d = self._read(RECORDS_KEY)
-        blank = _blank_records()
-        if d is None:
-            return blank
-        ok = True
-        for part in ("best", "daily", "stats"):
-            if isinstance(d.get(part), dict):
-                blank[part].update(d[part]) if part == "stats" else blank.__setitem__(part, d[part])
-            else:
-                ok = False
-        st = blank["stats"]
-        for k in STAT_KEYS:
-            if not isinstance(st.get(k), int) or st[k] < 0:
-                st[k] = 0
-                ok = False
+    def _load_records(self) -> Records:
+        records, ok = Records.from_json(self._read(RECORDS_KEY) or {"best": {}, "daily": {},
+                                                                     "stats": {}})
         if not ok and RECORDS_KEY not in self.problems:
             self.problems.append(RECORDS_KEY)
-        return blank
+        return records
 
     def reload_records(self) -> None:
         self.records = self._load_records()
 
-    def best(self, vkey: str) -> dict[str, int]:
-        b = self.records["best"].get(vkey)
-        return b if isinstance(b, dict) else {}
-
-    def daily_best(self, date: str, vkey: str) -> dict[str, int]:
-        day = self.records["daily"].get(date)
-        b = day.get(vkey) if isinstance(day, dict) else None
-        return b if isinstance(b, dict) else {}
-
-    @property
-    def stats(self) -> dict[str, int]:
-        stats: dict[str, int] = self.records["stats"]
-        return stats
-
-    def record_abandon(self) -> None:
-        """A game with moves was left unfinished: played +1, streak ends."""
+    def change_records(self, change: Callable[[Records], T]) -> T:
+        """``change`` the records as they are stored now (another tab's win kept), save them."""
         self.reload_records()
-        st = self.stats
-        st["played"] += 1
-        st["streak"] = 0
-        self._write(RECORDS_KEY, self.records)
-
-    def record_win(self, vkey: str, seconds: int, moves: int, assisted: bool,
-                   daily: str | None = None) -> WinResult:
-        """Count a win: the player's own sets records, one the solver finished
-        (``assisted``, F2) only counts apart. ``daily`` = date of the Deal of the day."""
-        self.reload_records()
-        st = self.stats
-        res = WinResult(False, False)
-        if assisted:
-            st["assisted"] += 1
-        else:
-            st["played"] += 1
-            st["won"] += 1
-            st["streak"] += 1
-            st["best_streak"] = max(st["best_streak"], st["streak"])
-            b = dict(self.best(vkey))
-            res.new_time = "time" not in b or seconds < b["time"]
-            res.new_moves = "moves" not in b or moves < b["moves"]
-            if res.new_time:
-                b["time"] = seconds
-            if res.new_moves:
-                b["moves"] = moves
-            self.records["best"][vkey] = b
-            if daily:
-                day = self.records["daily"].get(daily)
-                if not isinstance(day, dict):
-                    day = {}
-                db = dict(self.daily_best(daily, vkey))
-                res.daily_new_time = "time" not in db or seconds < db["time"]
-                res.daily_new_moves = "moves" not in db or moves < db["moves"]
-                if res.daily_new_time:
-                    db["time"] = seconds
-                if res.daily_new_moves:
-                    db["moves"] = moves
-                day[vkey] = db
-                self.records["daily"][daily] = day
-                # keep the daily table small: the last 60 dates
-                for old in sorted(self.records["daily"])[:-60]:
-                    del self.records["daily"][old]
-        self._write(RECORDS_KEY, self.records)
-        return res
-
-
-def win_percent(stats: dict[str, int]) -> int:
-    return round(100 * stats["won"] / stats["played"]) if stats.get("played") else 0
+        result = change(self.records)
+        self._write(RECORDS_KEY, self.records.to_json())
+        return result
 
 
 def format_time(seconds: float) -> str:

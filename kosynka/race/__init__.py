@@ -54,13 +54,20 @@ and change nothing; those a player can see are refused at once with
 :class:`RaceError` (``.code``, ``.detail``).
 
 A view (``Table.view``) is a dict: ``you``, ``phase`` (``lobby``, ``racing``,
-``over``), ``race`` (number), ``deal``, ``draw``, ``minutes``, ``clock`` (s
-since Start), ``ends_in`` (s left, timed), ``players`` (``pid``, ``name``,
-``seat``, ``host``, ``ready``, ``connected``, ``status``, ``out``, ``score``,
-``foundation``, ``face_up``, ``moves``), ``offer`` (``id``, ``by``, ``agreed``),
-``standings`` (``pid``, ``name``, ``place``, ``result`` won/lost/draw,
-``foundation``, ``face_up``, ``moves``, ``out``) and ``tables`` (every racer's
-position JSON, once the race is over, N2).
+``over``), ``can`` (what ``you`` may do now: ``move``, ``resign``, ``offer``,
+``answer``, ``ready``, ``settings``, ``start``, ``again``, ``change_settings``,
+``remove``), ``outcome`` (how it went for ``you``: ``result`` won / lost / draw /
+resigned / counted_out, ``why``, ``place``, ``of``, counters — None while
+racing), ``end`` (``reason`` all_up / time_up / agreed / last_left,
+``decided_by``, ``winners``, ``drawn``), ``race`` (number), ``deal``, ``draw``,
+``minutes``, ``clock`` (s since Start), ``ends_in`` (s left, timed), ``players``
+(``pid``, ``name``, ``seat``, ``host``, ``ready``, ``connected``, ``away`` (s
+of grace left, N9), ``status``, ``out``, ``score``, ``foundation``,
+``face_up``, ``moves``), ``offer`` (``id``, ``by``, ``agreed``), ``standings``
+(``pid``, ``name``, ``place``, ``result`` won/lost/draw, ``why``,
+``foundation``, ``face_up``, ``moves``, ``out``), ``tables`` (every racer's
+position JSON, once the race is over, N2), ``events`` (what happened since this
+member's last view; see :mod:`.table`) and ``event`` (the last event's number).
 
 The whole round trip, on in-memory links (:mod:`.memory`) and a fake clock:
 

@@ -152,8 +152,9 @@ def hears(seat, text: str) -> None:
 
 
 def test_race_events_are_said_in_the_live_region(new_context, base_url):
-    """Issue 13 item 2 for the race: joining, Ready, the settings, the Start with
-    the deal, a draw offered and refused, a connection lost and back, a
+    """Issue 13 item 2 for the race (the words from the table's events, issue 18):
+    joining, Ready, the settings, the Start with the deal, a draw offered and
+    refused (by whom), a connection lost and back, a
     resignation and the end with the places; then a timed race's last minute and
     its end in a draw. An opponent's moves are not said."""
     make = listening(new_context)
@@ -179,7 +180,8 @@ def test_race_events_are_said_in_the_live_region(new_context, base_url):
     hears(friend, "Draw offered; waiting for the answers.")
     hears(host, "Bohdan offers a draw.")
     host.page.click("#race-screen [data-action=decline-draw]")
-    hears(friend, "No draw: the offer is off.")
+    hears(friend, "Anna declined the draw.")       # who declined (issue 18)
+    hears(host, "You declined the draw.")
     # a reload and a way back (N9)
     friend.page.reload()
     friend.page.wait_for_selector("#race [data-way-back]")
@@ -187,8 +189,8 @@ def test_race_events_are_said_in_the_live_region(new_context, base_url):
     join(host, friend)
     hears(host, "Bohdan is back.")
     resign(friend)
-    hears(host, "Bohdan resigned. You won! Your place: 1 of 2.")
-    hears(friend, "Anna won. You lost. Your place: 2 of 2.")
+    hears(host, "Bohdan resigned. Everyone else is out: Anna wins. You won! Your place: 1 of 2.")
+    hears(friend, "Everyone else is out: Anna wins. You lost. Your place: 2 of 2.")
     # a timed race (sped up): its settings, its last minute, its end by the clock
     host.page.click("#race-results [data-action=change-settings]")
     host.page.click("#race [data-set=minutes][data-value='5']")
@@ -198,6 +200,7 @@ def test_race_events_are_said_in_the_live_region(new_context, base_url):
     start(host, [friend])
     hears(host, "One minute left.")  # (the friend's clock is not sped up: the test hook is the host's)
     for s in (host, friend):
+        hears(s, "Time is up. A draw: ")           # how it ended (issue 18)
         hears(s, "A draw. Your place: 1 of 2.")
     assert host.page.errors == [] and friend.page.errors == []
 

@@ -121,7 +121,7 @@ WORDS: dict[str, str] = {
     "race_link_stale": "This link is out of date. Ask for a new one.",
     "race_stun": "STUN server for friends on other networks",
     "race_stun_note": "Empty — nothing leaves this device; not needed on one Wi-Fi.",
-    "race_way_back": "You were at {host}'s table. Ask {host} for a new link within 60 seconds to get back to your game.",
+    "race_way_back": "You were at {host}'s table. Ask {host} for a new link within {s} seconds to get back to your game.",
     "race_watching_note": "You are watching the race.",
     "race_counters": "▲ cards on foundations · ◐ cards face up · ↻ moves",
     "race_resign": "Resign",
@@ -279,7 +279,7 @@ WORDS: dict[str, str] = {
     "race_unreachable": "Could not reach {host}'s table — you may be on networks that block direct connections; a TURN server in Connection can help.",
     "race_try_again": "Try again",
     "race_reconnecting": "Connection lost — reconnecting… {s} s left to come back.",
-    "race_reconnecting_late": "Connection lost for more than a minute: the host counts you out of this race. Still trying to reach the table…",
+    "race_reconnecting_late": "Connection lost for more than {s} s: the host counts you out of this race. Still trying to reach the table…",
     "race_gave_up": "{host}'s table has not answered for {n} minutes.",
     "race_other_tab": "You went on at this table in another tab.",
     # issue 20: challenges and the replay viewer (web/challenge.py, web/challenge_sheets.py, web/replay.py)

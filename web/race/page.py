@@ -440,13 +440,13 @@ class RacePage(LobbySheets):
     def act(self, fn, *args) -> None:
         """Do an action of the race; one the rules refuse (here, or by the host:
         the host's own seat hears at once) is said in a toast."""
-        refused = len(self.player.rejects)
+        refused = self.player.refusals
         try:
             fn(*args)
         except RaceError as e:
             self.app.toast(e.detail, 3000)
             return
-        if len(self.player.rejects) > refused:
+        if self.player.refusals > refused:
             self.app.toast(self.player.rejects[-1]["detail"], 3000)
 
     # ------------------------------------------------------------ friend
@@ -604,9 +604,9 @@ class RacePage(LobbySheets):
         return self.lost_at is not None and real_s() - self.lost_at > GIVE_UP_S
 
     def conn_note(self) -> tuple[str, str] | None:
-        """The friend's own connection, as their table says it: (state, words)."""
-        p = self.player
-        if p is None or self.host is not None:
+        """Our own connection to the table, as our table says it: (state, words).
+        (The host's own seat's local link never drops: its page has none.)"""
+        if self.player is None:
             return None
         host = self.table_link.host if self.table_link is not None else (
             self.invite.host if self.invite is not None else "")
@@ -615,7 +615,7 @@ class RacePage(LobbySheets):
             if away > GIVE_UP_S:
                 return "gone", self.tr("race_gave_up", host=host, n=int(GIVE_UP_S // 60))
             if away > GRACE:
-                return "late", self.tr("race_reconnecting_late")
+                return "late", self.tr("race_reconnecting_late", s=int(GRACE))
             return "lost", self.tr("race_reconnecting", s=max(0, int(GRACE - away)))
         return None       # counted out, it is the race's outcome: the screen says it
 
@@ -658,7 +658,7 @@ class RacePage(LobbySheets):
             return False
         self.mode = "error"
         self.fill_sheet(h("h2", None, self.tr("race_title")),
-             h("p", {"class": "big", "data-way-back": True}, self.tr("race_way_back", host=str(data["host"]))),
+             h("p", {"class": "big", "data-way-back": True}, self.tr("race_way_back", host=str(data["host"]), s=int(GRACE))),
              self.buttons(("forget", "race_leave")))
         self.root.hidden = False
         return True

@@ -313,13 +313,12 @@ class RaceScreen:
 
     def show_offer(self) -> None:
         v, tr = self.v, self.page.tr
-        offer = v["offer"] if v["phase"] == RACING else None
-        me = self.me()
-        if not offer or not me or me["status"] != "racing":
+        offer, can = v["offer"], v["can"]
+        ask = can["answer"]                 # an offer to us; or ours, waiting for the others
+        if not offer or not (ask or can["resign"] and v["you"] in offer["agreed"]):
             self.offer.hidden = True
             return
         by = next((p["name"] for p in v["players"] if p["pid"] == offer["by"]), "?")
-        ask = v["can"]["answer"]
         self.offer.classList.toggle("ask", ask)
         if not ask:
             fill(self.offer, h("span", None, tr("race_offer_wait")))
