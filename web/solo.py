@@ -14,7 +14,9 @@ Decisions (user-visible):
   and is counted apart in the statistics (``web.store``). If the solver proves
   there is no path, or gives up within its budget, a sheet says so and what the
   player can do next (undo back to a point, or a new deal); it stays until
-  dismissed. Pressing Finish again while it thinks stops it (in the worker too);
+  dismissed. A game the engine already knows can no longer be won (its
+  ``Outcome``, below) gets that sheet at once: no question, no search.
+  Pressing Finish again while it thinks stops it (in the worker too);
   so does Undo, New deal, Restart or Menu, which then go on.
 - The deal's mark next to its number (``body[data-verified]``, V1): every deal
   Kosynka hands out (New deal, Deal of the day, the first deal) is verified when
@@ -350,6 +352,8 @@ class Solo:
         app.input.deselect()
         if g.auto_finish_available:
             asyncio.ensure_future(self.run_line(g.finish_moves(), assisted=False))
+        elif g.outcome() is not None:  # a dead end the engine has proven: nothing to ask the solver
+            self.show_verdict("lost")
         elif g.assisted:  # the solver has had this game already: nothing more to lose
             asyncio.ensure_future(self.think())
         else:
@@ -380,15 +384,20 @@ class Solo:
         if res.result == "won":
             await self.run_line(list(res.moves), assisted=True)
         else:
-            if res.result == "lost" and game.moves == 0 and self.mark != "lost":
-                self.mark = "lost"  # proven from the deal itself
-                self.show_mark()
-                self.save()
-            app.dialogs.open("verdict", sheets.verdict_html(app.lang, res.result,
-                                                            way=self.mark == "verified"))
+            self.show_verdict(res.result)
         if self.game is game:
             self.resume_check()
         app.solver.prepare_next(self.rules_from_settings())
+
+    def show_verdict(self, result: str) -> None:
+        """The sheet of a Finish with no line to play: ``lost`` (proven) or
+        ``unknown``; a deal proven lost before any move is marked so."""
+        app = self.app
+        if result == "lost" and self.game.moves == 0 and self.mark != "lost":
+            self.mark = "lost"  # proven from the deal itself
+            self.show_mark()
+            self.save()
+        app.dialogs.open("verdict", sheets.verdict_html(app.lang, result, way=self.mark == "verified"))
 
     def cancel_finish(self) -> None:
         """Stop a Finish search in progress (the table is the player's again)."""

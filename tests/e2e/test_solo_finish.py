@@ -66,6 +66,32 @@ def test_no_path_verdict_stays_until_dismissed_and_says_what_next(new_context, b
     assert not page.errors
 
 
+# draw 3, no redeal: after these three actions nothing can help any more (the engine's Outcome)
+DEAD_END = (8, 3, 0, ("D", "D", "5h>1"))
+
+
+def test_finish_on_a_dead_end_says_so_at_once(table_page, base_url, wait_ready):
+    """F2: a game the engine has proven can no longer be won gets the solver's
+    "no path" sheet at once — not "Let the solver finish? This game will not
+    count", then a search that can only say the same."""
+    number, draw, redeals, line = DEAD_END
+    page = table_page
+    open_deal(page, base_url, wait_ready, number, draw=draw, redeals=redeals)
+    for move in line:
+        play_by_taps(page, move)
+    wait_moves(page, len(line))
+    page.wait_for_function("document.body.dataset.outcome === 'dead_end'")
+    page.click("[data-action=finish]")
+    page.wait_for_selector("#verdict[data-result=lost]")
+    assert page.locator("#sheet [data-action=confirm]").count() == 0
+    assert page.evaluate("document.body.dataset.mode") == "ready"  # no search: nothing to stop
+    page.click("#sheet [data-action=close]")  # Play on: undo is the way out
+    page.click("[data-action=undo]")
+    wait_moves(page, len(line) + 1)
+    assert page.evaluate("document.body.hasAttribute('data-outcome')") is False
+    assert not page.errors
+
+
 @pytest.mark.parametrize("kind,size", [("phone", "360x640"), ("desktop", "1280x800")])
 def test_a_linked_deal_is_checked_and_marked(new_context, base_url, wait_ready, kind, size):
     """A hand-typed number that is not verified is dealt, checked by the solver in
