@@ -84,7 +84,9 @@ def test_the_results_side_by_side_and_who_won():
 def test_summaries_in_every_language_plural_forms_and_groups():
     anna, bohdan = games()
     assert cs.deal_label(12345678) == "12\u202f345\u202f678"
-    assert cs.summary("uk", bohdan) == "Bohdan: 2 карти на базах, роздача № 7 (Класика, по одній), 0:40, 3 ходи"
+    # the sign № never stands at a line's end apart from its number (a no-break space)
+    assert cs.summary("uk", bohdan) == "Bohdan: 2 карти на базах, роздача №\u00a07 (Класика, по одній), 0:40, 3 ходи"
+    assert "№\u00a07 " in cs.summary("ru", anna)
     assert cs.summary("ru", bohdan).endswith("0:40, 3 хода")
     assert cs.summary("en", bohdan).startswith("Bohdan put 2 cards up on deal 7 (Classic, draw 1) in 0:40")
     assert cs.result_text("en", anna).startswith("won in 3:12, ")
