@@ -402,7 +402,8 @@ class Solo:
             self.mark = "lost"  # proven from the deal itself
             self.show_mark()
             self.save()
-        app.dialogs.open("verdict", sheets.verdict_html(app.lang, result, way=self.mark == "verified"))
+        app.dialogs.open("verdict", sheets.verdict_html(app.lang, result, way=self.mark == "verified",
+                                                        undo=self.game.can_undo))
 
     def cancel_finish(self) -> None:
         """Stop a Finish search in progress (the table is the player's again)."""

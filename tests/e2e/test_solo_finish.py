@@ -55,7 +55,9 @@ def test_no_path_verdict_stays_until_dismissed_and_says_what_next(new_context, b
     page.click("#sheet [data-action=confirm]")
     page.wait_for_selector("#verdict[data-result=lost]", timeout=90_000)
     text = page.text_content("#verdict")
-    assert "No path to victory" in text and "Undo" in text and "new deal" in text
+    # no move made yet: the deal itself can't be won — no undo to advise (it is greyed out)
+    assert "No path to victory" in text and "from its first move" in text and "new deal" in text
+    assert "ndo" not in text
     page.wait_for_function("document.body.dataset.mode === 'ready'")
     assert page.locator("#verdict").count() == 1  # still there: no timer takes it away
     page.click("#sheet [data-action=close]")  # Play on

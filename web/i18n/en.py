@@ -72,6 +72,8 @@ WORDS: dict[str, str] = {
     "verdict_lost_text": "From here the cards can't all go up. Undo back to a point where you had another choice, or start a new deal.",
     "verdict_unknown": "No path found within the limit",
     "verdict_unknown_text": "The solver gave up, but a path may still exist. Play on yourself, undo a few moves, or start a new deal.",
+    "verdict_lost_start_text": "This deal can't be won from its first move: the solver has tried every way. Start a new deal.",
+    "verdict_unknown_start_text": "The solver gave up, but a path may still exist. Play it yourself, or start a new deal.",
     "play_on": "Play on",
     "variant_now": "The new variant is dealt now.",
     "auto_setting": "Auto-move to foundations",
