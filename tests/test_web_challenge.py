@@ -63,6 +63,8 @@ def test_the_offer_says_what_the_replay_gave():
     assert "Anna &lt;b&gt;&amp;&#x27; won deal 7 (Classic, draw 1) in 3:12," in html
     assert "<b>&'" not in html
     assert "data-time-reported" in html and "data-challenge-rule" in html
+    for lang, said in (("en", "every move"), ("uk", "кожен хід"), ("ru", "каждый ход")):
+        assert cs.offer_html(lang, anna, kept=False).count(said) == 1  # the replay said once, not twice
 
 
 def test_the_results_side_by_side_and_who_won():

@@ -123,7 +123,7 @@ def offer_html(lang: str, c: Checked, kept: bool) -> str:
              f"data-moves='{r.moves}' data-foundation='{r.foundation}' data-kept='{'yes' if kept else 'no'}'")
     return (f"<div {attrs}><h2>{_e(lang, 'ch_title')}</h2>"
             f"<p class='big'>{escape(summary(lang, c))} — {_e(lang, 'ch_your_turn')}</p>"
-            f"<p class='note'>{_e(lang, 'ch_checked')}</p>" + rule_html(lang)
+            + rule_html(lang)  # (its last line says the game was checked by replaying every move)
             + (f"<p class='note'>{_e(lang, 'ch_kept')}</p>" if kept else "") + "</div>"
             + _buttons(lang, ("close", "ch_not_now"), ("play-challenge", "ch_play")))
 

@@ -236,7 +236,6 @@ WORDS: dict[str, str] = {
     "ch_name": "Your name",
     "ch_rule": "Who wins: a win beats a win finished by the solver, which beats no win; between wins, fewer moves, then less time; between games not won, more cards on the foundations.",
     "ch_time_note": "Moves and result are checked here by replaying every move; the time is as reported — without a server nobody can check a clock on another device.",
-    "ch_checked": "Checked on this device: every move of this game was replayed.",
     "ch_kept": "Your game in progress is kept and comes back afterwards.",
     "ch_not_now": "Not now",
     "ch_play": "Play it",
