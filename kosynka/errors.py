@@ -11,7 +11,8 @@ module whose input it refuses:
 * :class:`~kosynka.position.IllegalMoveError` — a move the rules forbid here;
 * :class:`~kosynka.position.InvalidPositionError` — piles no game can have;
 * :class:`~kosynka.game.SaveError` — a saved game that cannot be loaded;
-* :class:`~kosynka.messages.MessageError` — a peer's message that is refused.
+* :class:`~kosynka.messages.MessageError` — a peer's message that is refused;
+* :class:`~kosynka.race.table.RaceError` — a race action the table's rules refuse.
 
 The command line's own ``UsageError`` (exit status 2) is not one: it is how a
 subcommand reports bad arguments, not an error of the engine.

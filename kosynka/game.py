@@ -24,6 +24,10 @@ goes below 0, and an undo restores the exact score before the move. A win adds
 Decisions where SPEC is silent: a won game is over — no more moves and no undo;
 a game finished with the solver's help (F2) is marked ``assisted`` and sets no
 record (the UI asks :attr:`Game.sets_record`).
+
+What the last action did is :attr:`Game.last` (a :class:`Played`: the cards
+that moved, from where to where, the card it turned up, the win), so a screen
+or a screen reader says what happened without comparing two tables.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from __future__ import annotations
 import json
 import math
 import time
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from .cards import InvalidCardError, parse_card
@@ -39,7 +44,7 @@ from .errors import KosynkaError
 from .position import (FOUNDATION, STOCK, WASTE, IllegalMoveError, InvalidMoveError,
                        InvalidPositionError, Move, Outcome, Position, Rules)
 
-__all__ = ["Game", "SaveError", "SAVE_VERSION", "win_bonus"]
+__all__ = ["Game", "Played", "SaveError", "SAVE_VERSION", "win_bonus"]
 
 SAVE_VERSION = 1
 UNDO = "U"
@@ -48,6 +53,24 @@ UNDO = "U"
 class SaveError(KosynkaError):
     """A saved-game document that cannot be loaded: not JSON, truncated, of an
     unknown version, or describing an impossible game. The message says which."""
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """What one action did. ``kind``: ``draw`` (``cards`` the drawn cards, the
+    last one on top), ``redeal`` (the waste turned back into the stock), ``move``
+    (``cards`` the cards moved, the lead card first, from pile ``src`` to pile
+    ``dst``: indices as in :mod:`kosynka.position`) or ``undo`` (the action taken
+    back: ``cards`` went from ``src`` back to ``dst``; a card it had turned up
+    stays up, C5). ``turned``: the card this action turned face up in a column
+    (None if none); ``won``: it put the 52nd card up."""
+
+    kind: str
+    cards: tuple[int, ...] = ()
+    src: int = STOCK
+    dst: int = WASTE
+    turned: int | None = None
+    won: bool = False
 
 
 def win_bonus(seconds: float) -> int:
@@ -69,7 +92,9 @@ class Game:
         self.log: list[str] = []
         self.score = 0
         self.assisted = False
+        self.last: Played | None = None    # what the last action did
         self._scores: list[int] = []
+        self._played: list[Played] = []    # what each action still on the undo stack did
         self._banked_ms = 0                # whole ms played before the running stretch
         self._since: float | None = None   # clock reading while running
 
@@ -220,9 +245,18 @@ class Game:
             elif src >= FOUNDATION:
                 delta -= 15
         self._scores.append(self.score)
+        turns = p.revealed_by(m)
+        cards = _moving(p, m)
         p.push(m)
         self.score = max(0, self.score + delta)
         self.log.append(text)
+        if src == STOCK:
+            played = Played("draw", cards) if cards else Played("redeal")
+        else:
+            played = Played("move", cards, src, dst,
+                            None if turns is None else p.columns[turns][-1], p.is_won)
+        self.last = played
+        self._played.append(played)
         if p.is_won:
             self.pause()
             self.score += win_bonus(self.elapsed())
@@ -231,6 +265,8 @@ class Game:
         self.position.pop(keep_revealed=True)  # C5
         self.score = self._scores.pop()
         self.log.append(UNDO)
+        was = self._played.pop()
+        self.last = Played("undo", was.cards, was.dst, was.src)
 
     # ----------------------------------------------------------- save / load
     def to_json(self) -> str:
@@ -329,3 +365,16 @@ class Game:
     def __repr__(self) -> str:
         return (f"<Game number={self.number} {self.rules.name} moves={self.moves} "
                 f"score={self.score} won={self.is_won}>")
+
+
+def _moving(p: Position, m: Move) -> tuple[int, ...]:
+    """The cards move ``m`` takes (before it is made), the lead card first; a
+    draw's cards as they will lie on the waste (the top one last)."""
+    src, _, n = m
+    if src == STOCK:
+        return p.stock[:-min(p.rules.draw, len(p.stock)) - 1:-1] if p.stock else ()
+    if src < 7:
+        return tuple(p.columns[src][-n:])
+    if src == WASTE:
+        return p.waste[-1:]
+    return ((p.foundations[src - FOUNDATION] - 1) * 4 + src - FOUNDATION,)

@@ -4,6 +4,7 @@ table runs on; reconnects resynchronise from the host's copy (N9)."""
 import json
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from kosynka.position import Rules
 from kosynka.race import protocol as P
@@ -17,12 +18,25 @@ DEAL, SOLVED = verified_deal(0, Rules(1, None))
 LINE = SOLVED.moves
 
 
-class Table:
-    """A host and friends on one fake network."""
+def dealer(first):
+    """The test host's deals: ``first``, then the verified deals after it (V1)."""
+    dealt = []
 
-    def __init__(self, friends=2, faults=0.0, seed=0):
+    def deal(rules):
+        number = first if not dealt else verified_deal(dealt[-1] + 1, rules)[0]
+        dealt.append(number)
+        return number
+    return deal
+
+
+class Table:
+    """A host (its own seat ``me``) and friends on one fake network."""
+
+    def __init__(self, friends=2, faults=0.0, seed=0, deal=DEAL):
         self.net = Network(seed=seed, faults=faults)
-        self.host = Host("Host", self.net.clock, seed=seed)
+        self.host = Host("Host", self.net.clock, seed=seed,
+                         deals=None if deal is None else dealer(deal))
+        self.me = self.host.own_player()              # the host's own seat
         self.players, self.links = [], []
         for i in range(friends):
             self.players.append(Player(f"P{i + 1}", self.net.clock))
@@ -41,11 +55,11 @@ class Table:
     def run(self):
         self.net.run()
 
-    def start(self, deal=DEAL):
+    def start(self):
         for p in self.players:
             p.set_ready(True)
         self.run()
-        self.host.start(deal)
+        self.me.start()
         self.run()
 
     def raw(self, i, text):
@@ -70,8 +84,8 @@ def race():
 def test_friends_join_get_seats_and_everyone_the_same_view(race):
     p1, p2 = race.players
     assert (p1.pid, p2.pid) == (1, 2)
-    assert p1.view["players"] == race.host.view()["players"]
-    assert p1.game.start == p2.game.start == race.host.game.start and p1.game.number == DEAL
+    assert p1.view["players"] == race.me.view["players"]
+    assert p1.game.start == p2.game.start == race.me.game.start and p1.game.number == DEAL
 
 
 def test_moves_reach_the_host_and_the_others_see_counters_only(race):
@@ -91,7 +105,7 @@ def test_the_race_ends_with_every_peer_holding_the_hosts_standings(race):
     for m in LINE:
         p1.play(m)
     race.run()
-    standings = race.host.view()["standings"]
+    standings = race.me.view["standings"]
     assert standings[0]["pid"] == p1.pid and standings[0]["result"] == "won"
     assert p1.standings == p2.standings == standings
     assert set(p2.view["tables"]) == {"0", "1", "2"}     # N2: every table shown at the end
@@ -103,7 +117,7 @@ def test_a_player_of_another_version_is_told_to_update_and_not_seated():
     t.host.attach(h)
     got = []
     p.on_message = got.append
-    p.send(P.join(0, "Old").replace('"v":1', '"v":0'))
+    p.send(P.join(0, "Old").replace(f'"v":{P.VERSION}', '"v":0'))
     t.run()
     (answer,) = [json.loads(x) for x in got]
     assert answer["kind"] == "refuse" and "update Kosynka" in answer["detail"]
@@ -112,7 +126,7 @@ def test_a_player_of_another_version_is_told_to_update_and_not_seated():
 
 def test_a_player_who_gets_a_host_of_another_version_says_update():
     t = Table(friends=1)
-    t.links[0].on_message(P.view(99, 0, {"phase": "lobby", "players": []}).replace('"v":1', '"v":2'))
+    t.links[0].on_message(P.view(99, 0, {"phase": "lobby", "players": []}).replace(f'"v":{P.VERSION}', f'"v":{P.VERSION + 1}'))
     assert "update Kosynka" in t.players[0].error
 
 
@@ -131,9 +145,9 @@ def _forgeries(race):
     return {
         "msg/not_json": "garbage {{{",
         "msg/too_big": "x" * 5000,
-        "msg/kind": json.dumps({"v": 1, "id": n, "kind": "settings", "draw": 3}),
-        "msg/version": P.resign(n, 1).replace('"v":1', '"v":7'),
-        "msg/field": json.dumps({"v": 1, "id": n, "kind": "resign"}),
+        "msg/kind": json.dumps({"v": P.VERSION, "id": n, "kind": "win", "pid": 1}),
+        "msg/version": P.resign(n, 1).replace(f'"v":{P.VERSION}', '"v":7'),
+        "msg/field": json.dumps({"v": P.VERSION, "id": n, "kind": "resign"}),
         "join/again": P.join(n, "Again"),
         "sender/wrong": P.resign(n, 2),
         "seq/duplicate": P.resign(1, 1),
@@ -144,6 +158,7 @@ def _forgeries(race):
         "race/stale": P.move(n, 1, 7, LINE[0], None),
         "draw/stale": P.answer_draw(n, 1, 5, True),
         "race/started": P.ready(n, 1, True),
+        "role/not_host": P.again(n, 1),              # the host's seat's only (N11)
     }
 
 
@@ -153,7 +168,7 @@ def _still(view):
 
 REASONS = ["msg/not_json", "msg/too_big", "msg/kind", "msg/version", "msg/field", "join/again",
            "sender/wrong", "seq/duplicate", "seq/gap", "move/illegal", "move/undo",
-           "claim/false", "race/stale", "draw/stale", "race/started"]
+           "claim/false", "race/stale", "draw/stale", "race/started", "role/not_host"]
 
 
 @pytest.mark.parametrize("reason", REASONS)
@@ -161,15 +176,15 @@ def test_every_bad_message_gets_a_reject_with_its_reason_and_changes_nothing(rac
     p1, p2 = race.players
     p1.play(LINE[0])
     race.run()
-    before = _still(race.host.view())
+    before = _still(race.me.view)
     answers = race.raw(0, _forgeries(race)[reason])
     assert [(a["kind"], a["code"]) for a in answers] == [("reject", reason)]
     assert race.host.rejected == {reason: 1} and race.host.log[-1]["code"] == reason
-    assert _still(race.host.view()) == before
+    assert _still(race.me.view) == before
     p1.play(LINE[1])                          # the table runs on, the player unharmed
     race.run()
     assert race.host.table.members[1].game.log == LINE[:2] == p1.game.log
-    assert p1.rejects == []
+    assert not p1.rejects
 
 
 def test_a_message_before_joining_is_refused():
@@ -206,7 +221,7 @@ def test_n9_reconnect_resynchronises_the_players_game_from_the_hosts_copy(race):
     race.run()
     race.net.cut(race.links[0])
     race.run()
-    assert not next(r for r in race.host.view()["players"] if r["pid"] == 1)["connected"]
+    assert not next(r for r in race.me.view["players"] if r["pid"] == 1)["connected"]
     # the page reloads: a fresh Player that remembers only its pid and token
     fresh = Player("P1", race.net.clock)
     fresh.pid, fresh.token = p1.pid, p1.token
@@ -236,12 +251,12 @@ def test_n9_moves_made_while_the_link_was_down_are_sent_after_the_comeback(race)
 
 def test_the_host_ticks_the_timed_end_by_itself():
     t = Table(friends=1)
-    t.host.set_settings(1, 5)
+    t.me.set_settings(1, 5)
     t.start()
     assert t.host.next_deadline() == t.host.table.started_at + 300
     t.net.at(t.host.next_deadline(), t.host.tick)
     t.run()
-    assert t.players[0].standings == t.host.view()["standings"]
+    assert t.players[0].standings == t.me.view["standings"]
     assert t.players[0].view["phase"] == "over"
 
 
@@ -250,7 +265,7 @@ def test_again_deals_a_new_race_to_the_players(race):
     for m in LINE:
         p1.play(m)
     race.run()
-    race.host.again()
+    race.me.again()
     race.run()
     assert race.host.table.race == 2 and p1.race == p2.race == 2
     assert p1.game.number == race.host.table.deal != DEAL and p1.game.moves == 0
@@ -263,10 +278,10 @@ def test_draw_offers_between_players(race):
     race.run()
     p2.answer_draw(True)
     race.run()
-    race.host.answer_draw(True)
+    race.me.answer_draw(True)
     race.run()
     assert [s["result"] for s in p1.standings] == ["draw"] * 3
-    assert race.host.view()["phase"] == "over"
+    assert race.me.view["phase"] == "over"
     assert HOST in [s["pid"] for s in p2.standings]
 
 
@@ -302,14 +317,14 @@ def test_a_duplicated_message_is_refused_once_and_needs_nothing(race):
     p1.play(LINE[0])
     release([0, 0])
     assert race.host.rejected == {"seq/duplicate": 1}
-    assert race.host.table.members[1].game.log == LINE[:1] and p1.rejects == []
+    assert race.host.table.members[1].game.log == LINE[:1] and not p1.rejects
 
 
 def test_a_stale_draw_answer_brings_a_sync_and_the_moves_after_it_are_made_again(race):
     p1, p2 = race.players
     p1.offer_draw()
     race.run()
-    race.host.play(LINE[0])                    # cancels the offer (N7); p2 does not know yet
+    race.me.play(LINE[0])                    # cancels the offer (N7); p2 does not know yet
     p2.answer_draw(True)
     p2.play(LINE[0])
     p2.play(LINE[1])
@@ -324,15 +339,15 @@ def test_a_reject_that_is_not_for_the_players_own_message_is_ignored(race):
     p1.play(LINE[0])                           # pending, id n
     n = p1._id
     race.links[0].on_message(P.reject(race.host.state, n, "0" * 16, "move/illegal", "forged"))
-    assert p1.rejects == [] and p1._awaiting is None
+    assert not p1.rejects and p1._awaiting is None
     race.run()
     assert race.host.table.members[1].game.log == LINE[:1] == p1.game.log
 
 
 def test_v1_the_host_deals_a_deal_the_solver_won_under_the_races_rules():
-    t = Table(friends=1, seed=5)
-    t.host.set_settings(3, None)
-    t.start(deal=None)
+    t = Table(friends=1, seed=5, deal=None)
+    t.me.set_settings(3, None)
+    t.start()
     game = t.players[0].game
     assert game.rules == Rules(3, None) and game.number == t.host.table.deal
     for m in t.host.solution:
@@ -394,7 +409,7 @@ def test_a_join_not_answered_is_sent_again_and_seats_the_friend_once(side):
     t.net.run(until=t.net.now + JOIN_AGAIN_S)
     friend.tick()
     t.run()
-    assert friend.pid == 1 and friend.view["players"] == t.host.view()["players"]
+    assert friend.pid == 1 and friend.view["players"] == t.me.view["players"]
     assert len(t.host.table.members) == 2 and t.host.rejected == {}
     friend.tick()                                    # answered: never again
     t.run()
@@ -415,3 +430,190 @@ def test_a_join_refused_is_not_sent_again():
 def test_another_join_on_a_seated_link_is_still_refused(race):
     (answer,) = race.raw(0, P.join(7, "P1"))      # not its join word for word
     assert answer["code"] == "join/again"
+
+
+# ---------------------------------------------------------------- the host's own seat
+def test_the_local_link_delivers_in_order_and_never_inside_another_handler():
+    from kosynka.race.memory import local_pair
+    a, b = local_pair()
+    got, depth = [], [0]
+
+    def on_b(text):
+        depth[0] += 1
+        got.append((text, depth[0]))
+        if text == "ping":
+            b.send("pong")
+            b.send("pong2")
+        depth[0] -= 1
+
+    b.on_message = on_b
+    a.on_message = lambda text: got.append((text, depth[0]))
+    a.send("ping")
+    assert got == [("ping", 1), ("pong", 0), ("pong2", 0)]   # all answered when send returns
+    statuses = []
+    a.on_status, b.on_status = statuses.append, statuses.append
+    a.close()
+    assert statuses == ["closed", "dropped"] and not b.connected
+    a.send("lost")
+    assert got[-1] == ("pong2", 0)
+
+
+def test_the_hosts_own_seat_is_a_player_whose_messages_the_host_checks(race):
+    me = race.me
+    assert me.pid == HOST and race.host.acks[HOST] == me.ack and me.game.number == DEAL
+    me.play(LINE[0])                         # answered before play() returns: same page
+    assert race.host.table.members[HOST].game.log == LINE[:1] and not me._pending
+    with pytest.raises(RaceError):
+        me.play("U")                          # N10 for the host's seat too
+    forged = P.move(me._id + 1, HOST, 1, LINE[1], {"foundation": 52, "face_up": 0, "moves": 2})
+    me.link.send(forged)                      # the host's own page gets no trust for free
+    assert race.host.rejected == {"claim/false": 1}
+    assert race.host.table.members[HOST].game.log == LINE[:1]
+
+
+# ---------------------------------------------------------------- issue 18: events through the host
+def test_each_view_carries_the_events_its_member_has_not_had(race):
+    p1, p2 = race.players
+    p1.take_events(), p2.take_events(), race.me.take_events()
+    p1.play(LINE[0])
+    p1.offer_draw()
+    race.run()
+    assert [(e["kind"], e["pid"]) for e in p2.take_events()] == [("moved", 1), ("offered", 1)]
+    assert p2.take_events() == []                         # taken once
+    race.me.answer_draw(False)
+    race.run()
+    assert [(e["kind"], e["pid"]) for e in p1.take_events()] == [("moved", 1), ("offered", 1),
+                                                                 ("refused", HOST)]
+
+
+def test_a_comeback_hears_no_backlog_but_what_happens_after(race):
+    p1, p2 = race.players
+    race.net.cut(race.links[0])
+    race.run()
+    p2.play(LINE[0])
+    race.run()
+    p1.take_events()
+    race.connect(0)
+    race.run()
+    assert [e["kind"] for e in p1.take_events()] == []    # the view says how things are
+    assert [e["kind"] for e in p2.take_events()][-1] == "back"
+
+
+# ---------------------------------------------------------------- issue 18 item 5: hardening
+def test_the_hosts_log_keeps_every_count_and_only_the_latest_refusals(race):
+    from kosynka.race.host import LOG_KEPT
+    link = race.links[0]
+    for i in range(LOG_KEPT * 3):
+        link.send("garbage %d {{{" % i)
+    race.run()
+    assert race.host.rejected["msg/not_json"] == LOG_KEPT * 3
+    assert len(race.host.log) == LOG_KEPT and race.host.log[-1]["code"] == "msg/not_json"
+
+
+def _host_says(race, i, text):
+    """``text`` reaches friend i as if the host had sent it."""
+    race.links[i].on_message(text)
+
+
+@pytest.mark.parametrize("bad", [{"race": 7, "draw": 2}, {"race": 7, "deal": 1 << 64},
+                                 {"race": 7, "deal": -1}, {"tables": {"1": {"tableau": 5}}},
+                                 {"events": [{"n": 99, "kind": "ended", "pid": None,
+                                              "name": None, "reason": "won"}]},
+                                 {"players": [{"pid": 1}]}, {"can": {"move": 1}}])
+def test_a_player_never_raises_on_a_view_it_cannot_use_and_keeps_its_last(race, bad):
+    p1, _ = race.players
+    before = p1.view
+    v = dict(before, **bad)
+    _host_says(race, 0, P.view(race.host.state + 5, p1.ack, v))     # no exception
+    assert p1.view == before and p1.game.number == DEAL
+    p1.play(LINE[0])
+    race.run()
+    assert race.host.table.members[1].game.log == LINE[:1]
+
+
+def test_a_sync_with_a_deal_out_of_range_is_refused_by_the_player(race):
+    p1, _ = race.players
+    p1._request_sync()
+    _host_says(race, 0, P.sync(race.host.state + 1, p1._awaiting, p1.ack, 1, 1 << 64, 1, []))
+    assert p1.game is not None and p1.game.number == DEAL    # the bad sync changed nothing
+
+
+def test_play_between_a_comebacks_sync_and_its_first_view_raises_only_race_error(race):
+    p1, _ = race.players
+    race.net.cut(race.links[0])
+    race.run()
+    back = Player("P1", race.net.clock)             # a reload: it remembers pid and token only
+    back.pid, back.token = p1.pid, p1.token
+    race.players[0] = back
+    race.connect(0)
+    race.net.run(stop=lambda: back.game is not None)
+    assert back.view is None
+    with pytest.raises(RaceError) as e:
+        back.play(LINE[0])
+    assert e.value.code == "race/wait"
+    race.run()
+    back.play(LINE[0])
+    race.run()
+    assert race.host.table.members[1].game.log == LINE[:1]
+
+
+def test_the_host_removes_a_stranger_seated_in_the_lobby():
+    t = Table(friends=2)
+    friend, stranger = t.players
+    friend.set_ready(True)
+    t.run()
+    assert not t.me.view["can"]["start"]
+    t.me.remove(stranger.pid)
+    t.run()
+    assert stranger.error_code == "table/left" and not t.links[1].connected
+    assert [p["name"] for p in t.me.view["players"]] == ["Host", "P1"]
+    assert t.me.view["can"]["start"] and stranger.pid not in t.host.tokens
+    t.me.start()
+    t.run()
+    assert friend.game is not None and t.host.rejected == {}
+
+
+def test_the_host_refuses_a_join_past_the_spectator_cap():
+    from kosynka.race.table import MAX_SEATS, MAX_WATCHERS
+    t = Table(friends=MAX_SEATS - 1 + MAX_WATCHERS)
+    assert all(p.pid is not None for p in t.players)
+    t.players.append(Player("Late", t.net.clock))
+    t.connect(len(t.players) - 1)
+    t.run()
+    assert t.players[-1].error_code == "table/full" and t.players[-1].pid is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_a_player_never_raises_whatever_the_host_sends(data):
+    """A fuzz of the host's messages: real ones with a field changed to any JSON."""
+    t = Table(friends=1)
+    t.start()
+    p1 = t.players[0]
+    p1.play(LINE[0])
+    texts = []
+    link = t.links[0]
+    handler = link.on_message
+    link.on_message = lambda x: (texts.append(x), handler(x))
+    t.me.play(LINE[0])
+    p1.offer_draw()
+    t.run()
+    link.on_message = handler
+    junk = st.recursive(st.none() | st.booleans() | st.integers(-2, 2 ** 65) | st.floats()
+                        | st.text(max_size=8), lambda c: st.lists(c, max_size=3)
+                        | st.dictionaries(st.text(max_size=6), c, max_size=3), max_leaves=6)
+    for _ in range(5):
+        msg = json.loads(data.draw(st.sampled_from(texts)))
+        target = msg                              # a field at any depth gets any JSON
+        while True:
+            keys = list(range(len(target))) if isinstance(target, list) else sorted(target)
+            if not keys:
+                break
+            key = data.draw(st.sampled_from(keys))
+            if isinstance(target[key], (dict, list)) and target[key] and data.draw(st.booleans()):
+                target = target[key]
+                continue
+            target[key] = data.draw(junk)
+            break
+        link.on_message(json.dumps(msg))         # never raises
+    p1.play("D") if p1.racing else None

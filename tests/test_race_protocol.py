@@ -29,6 +29,8 @@ CLAIM = {"foundation": 4, "face_up": 9, "moves": 12}
     P.join(0, "Аня"), P.join(5, "Bob", 2, "00ff00ff00ff00ff"), P.ready(1, 2, True),
     P.move(2, 1, 1, "Ah>F", CLAIM), P.move(2, 1, 1, "D", None), P.offer_draw(3, 1),
     P.answer_draw(4, 1, 7, False), P.resign(5, 1), P.sync_request(6, 1),
+    P.settings(7, 0, 3, 5), P.settings(7, 0, 1, None), P.start(8, 0), P.again(9, 0),
+    P.change_settings(10, 0),
 ])
 def test_every_player_message_round_trips(text):
     assert P.dumps(P.parse_to_host(text)) == text
@@ -54,13 +56,15 @@ BAD = [
     ("[" * 50 + "]" * 50, "msg/not_json"),
     ("[1, 2, 3]", "msg/not_object"),
     ('"move"', "msg/not_object"),
-    (msg(kind="resign", pid=1).replace('"v": 1', '"v": 2'), "msg/version"),
+    (msg(kind="resign", pid=1).replace(f'"v": {P.VERSION}', f'"v": {P.VERSION + 1}'), "msg/version"),
     ('{"id": 1, "kind": "resign", "pid": 1}', "msg/version"),
     ('{"v": "1", "id": 1, "kind": "resign", "pid": 1}', "msg/version"),
-    ('{"v": 1, "id": -1, "kind": "resign", "pid": 1}', "msg/id"),
-    ('{"v": 1, "id": 1.5, "kind": "resign", "pid": 1}', "msg/id"),
-    ('{"v": 1, "id": true, "kind": "resign", "pid": 1}', "msg/id"),
-    (msg(kind="settings", draw=3), "msg/kind"),
+    (msg(kind="resign", pid=1).replace('"id": 3', '"id": -1'), "msg/id"),
+    (msg(kind="resign", pid=1).replace('"id": 3', '"id": 1.5'), "msg/id"),
+    (msg(kind="resign", pid=1).replace('"id": 3', '"id": true'), "msg/id"),
+    (msg(kind="settings", draw=3), "msg/field"),
+    (msg(kind="settings", pid=0, draw=3, minutes="5"), "msg/field"),
+    (msg(kind="win", pid=1), "msg/kind"),
     (msg(kind="progress", foundation=52), "msg/kind"),
     (msg(kind="welcome", pid=1, token="x", ack=0), "msg/kind"),
     (msg(kind=None), "msg/kind"),
@@ -90,7 +94,7 @@ def test_bad_messages_are_refused_with_their_code(text, expected):
 
 
 def test_another_version_is_told_to_update():
-    text = P.resign(1, 1).replace('"v":1', '"v":2')
+    text = P.resign(1, 1).replace(f'"v":{P.VERSION}', f'"v":{P.VERSION + 1}')
     with pytest.raises(MessageError) as e:
         P.parse_to_host(text)
     assert "update Kosynka" in e.value.detail

@@ -306,3 +306,218 @@ def test_n11_change_settings_lets_newcomers_sit_and_keeps_the_score():
     t.set_settings(HOST, 3, 5, 12.0)
     assert t.members[a].score == 1.0
     assert code(t.start, HOST, DEAL, 13.0) == "start/not_ready"
+
+
+# ---------------------------------------------------------------- issue 18: outcomes and events
+def kinds(t, since=0):
+    return [(e["kind"], e["pid"]) for e in t.events_since(since)]
+
+
+def outcome(t, pid):
+    o = t.view(pid)["outcome"]
+    return o and (o["result"], o["why"], o["place"])
+
+
+def why(t):
+    return {s["pid"]: s["why"] for s in t.standings}
+
+
+def test_won_all_up_the_winner_and_the_others_hear_how():
+    t, (a, b) = started(2)
+    play(t, b, LINE[:30])
+    n = t.event_n
+    play(t, a, LINE)
+    assert t.end == {"reason": "all_up", "winners": [a], "drawn": [], "decided_by": None}
+    assert kinds(t, n)[-1] == ("ended", None) and kinds(t, n)[-2] == ("moved", a)
+    assert outcome(t, a) == ("won", "all_up", 1)
+    assert outcome(t, b) == ("lost", "foundation", 2)
+    assert t.view(HOST)["outcome"]["result"] == "lost" and t.view(HOST)["outcome"]["of"] == 3
+    assert t.view(HOST)["end"] == t.end
+
+
+def test_lost_places_say_why_foundation_face_up_or_tie():
+    i, j = _prefixes()                      # equal foundations, more face-up after i
+    t, (a, b, c) = started(3, minutes=5)
+    play(t, a, LINE[:max(i, j) + 40])
+    play(t, b, LINE[:i])
+    play(t, c, LINE[:j])
+    play(t, HOST, LINE[:j])
+    t.tick(300.0)
+    assert why(t)[a] == "foundation" and outcome(t, a)[0] == "won"
+    assert (why(t)[b], why(t)[c], why(t)[HOST]) == ("face_up", "tie", "tie")
+    assert t.standings[2]["place"] == t.standings[3]["place"] == 3
+
+
+def test_time_up_decided_by_foundations():
+    t, (f,) = started(1, minutes=5)
+    play(t, f, LINE[:60])
+    play(t, HOST, LINE[:30])
+    n = t.event_n
+    t.tick(300.0)
+    assert kinds(t, n) == [("time_up", None), ("ended", None)]
+    assert t.end["reason"] == "time_up" and t.end["decided_by"] == "foundation"
+    assert outcome(t, f) == ("won", "foundation", 1) and outcome(t, HOST) == ("lost", "foundation", 2)
+
+
+def test_time_up_decided_by_face_up_cards():
+    i, j = _prefixes()
+    t, (f,) = started(1, minutes=5)
+    play(t, f, LINE[:i])
+    play(t, HOST, LINE[:j])
+    t.tick(300.0)
+    assert t.end["decided_by"] == "face_up" and t.end["winners"] == [f]
+    assert outcome(t, f) == ("won", "face_up", 1) and outcome(t, HOST) == ("lost", "face_up", 2)
+
+
+def test_time_up_still_tied_is_a_draw_and_says_so():
+    t, (a, b) = started(2, minutes=10)
+    play(t, a, LINE[:40])
+    play(t, HOST, LINE[:40])
+    play(t, b, LINE[:10])
+    t.tick(600.0)
+    assert t.end == {"reason": "time_up", "winners": [], "drawn": [HOST, a], "decided_by": "tie"}
+    assert outcome(t, a) == ("draw", "tie", 1) and outcome(t, b)[:2] == ("lost", "foundation")
+
+
+def test_a_draw_agreed_by_everyone_still_racing():
+    t, (a, b) = started(2)
+    t.resign(b, 1.0)
+    n = t.event_n
+    t.offer_draw(a, 2.0)
+    t.answer_draw(HOST, t.offer["id"], True, 3.0)
+    assert kinds(t, n) == [("offered", a), ("agreed", HOST), ("ended", None)]
+    assert t.end["reason"] == "agreed" and sorted(t.end["drawn"]) == [HOST, a]
+    assert outcome(t, a) == ("draw", "agreed", 1)
+    assert outcome(t, b) == ("resigned", "resigned", 3)
+
+
+def test_resigned_the_race_goes_on_without_you_then_the_last_one_left_wins():
+    t, (a, b) = started(2)
+    n = t.event_n
+    t.resign(a, 1.0)
+    assert kinds(t, n) == [("resigned", a)] and t.phase == RACING
+    assert outcome(t, a) == ("resigned", "resigned", None)      # out, the race goes on
+    assert t.can(a)["move"] is False and t.can(b)["move"] is True
+    t.resign(HOST, 3.0)
+    assert kinds(t, n)[-2:] == [("resigned", HOST), ("ended", None)]
+    assert t.end == {"reason": "last_left", "winners": [b], "drawn": [], "decided_by": None}
+    assert outcome(t, b) == ("won", "last_left", 1) and outcome(t, a) == ("resigned", "resigned", 3)
+
+
+def test_counted_out_after_the_grace_and_the_grace_left_is_shown():
+    t, (a, b) = started(2)
+    t.drop(a, 5.0)
+    t.tick(25.0)
+    assert row(t.view(b), a)["away"] == GRACE - 20.0 and row(t.view(b), b)["away"] is None
+    n = t.event_n
+    t.tick(5.0 + GRACE)
+    assert kinds(t, n) == [("counted_out", a)]
+    assert outcome(t, a) == ("counted_out", "counted_out", None)
+    t.drop(b, 70.0)
+    t.tick(70.0 + GRACE)
+    assert why(t) == {HOST: "last_left", b: "counted_out", a: "counted_out"}
+
+
+def test_a_draw_offer_refused_cancelled_by_a_move_or_by_its_makers_resignation():
+    t, (a, b) = started(2)
+    n = t.event_n
+    t.offer_draw(a, 1.0)
+    t.answer_draw(b, t.offer["id"], False, 2.0)
+    assert kinds(t, n) == [("offered", a), ("refused", b)]
+    assert t.events_since(n)[-1]["offer"] == 1
+    t.offer_draw(a, 3.0)
+    play(t, HOST, LINE[:1], now=4.0)
+    assert kinds(t, n)[-2:] == [("moved", HOST), ("cancelled", HOST)]
+    assert t.events_since(n)[-1]["why"] == "moved"
+    t.offer_draw(b, 5.0)
+    t.resign(b, 6.0)
+    assert kinds(t, n)[-2:] == [("resigned", b), ("cancelled", b)]
+    assert t.events_since(n)[-1]["why"] == "out"
+
+
+def test_the_lobby_tells_who_came_went_and_what_changed():
+    t = Table("Host", 0.0)
+    a = t.join("Anna", 0.0)
+    t.set_ready(a, True, 1.0)
+    t.set_ready(a, True, 1.5)                # no change: no event
+    t.set_settings(HOST, 3, 5, 2.0)
+    t.set_settings(HOST, 3, 5, 2.5)
+    t.drop(a, 3.0)
+    t.back(a, 4.0)
+    b = t.join("Bohdan", 5.0)
+    t.remove(HOST, b, 6.0)
+    c = t.join("Vira", 7.0)
+    t.drop(c, 8.0)
+    t.tick(8.0 + GRACE)
+    assert kinds(t) == [("joined", a), ("ready", a), ("settings", None), ("dropped", a),
+                        ("back", a), ("joined", b), ("left", b), ("joined", c),
+                        ("dropped", c), ("left", c)]
+    ev = t.events_since(0)
+    assert ev[6]["why"] == "removed" and ev[6]["name"] == "Bohdan" and ev[9]["why"] == "away"
+    assert ev[2]["draw"] == 3 and ev[2]["minutes"] == 5
+    assert [e["n"] for e in ev] == list(range(1, 11))
+    t.start(HOST, DEAL, 200.0)
+    assert t.events_since(10) == [{"n": 11, "kind": "started", "pid": None, "name": None,
+                                   "race": 1, "deal": DEAL, "draw": 3, "minutes": 5}]
+
+
+def test_events_are_kept_bounded_and_a_view_carries_those_after_its_number():
+    from kosynka.race.table import EVENTS_KEPT
+    t, (f,) = started(1)
+    for _ in range(EVENTS_KEPT + 20):
+        t.move(f, "D", 1.0)
+    assert len(t.events) == EVENTS_KEPT and t.events[-1]["n"] == t.event_n
+    v = t.view(HOST, since=t.event_n - 3)
+    assert [e["n"] for e in v["events"]] == [t.event_n - 2, t.event_n - 1, t.event_n]
+    assert t.view(HOST)["events"] == [] and v["event"] == t.event_n
+
+
+def test_a_dropped_players_seat_is_freed_at_change_settings():
+    t, (a, b, c) = started(3)
+    late = t.join("Late", 1.0)
+    t.drop(b, 2.0)
+    t.resign(HOST, 2.5)
+    t.resign(a, 2.6)
+    t.resign(c, 2.7)
+    assert t.phase == OVER                   # b, away, is the last one left
+    t.change_settings(HOST, 10.0)
+    assert t.members[b].seat is None and t.members[late].seat is not None
+    assert ("seated", late) in kinds(t)
+    t.back(b, 20.0)                          # back within the grace: watching, the seats are full
+    assert t.members[b].seat is None and t.members[b].status == "watching"
+    t.remove(HOST, late, 21.0)
+    assert t.members[b].seat is not None     # a seat freed: the one back sits
+
+
+def test_the_host_removes_a_stranger_who_blocks_the_start():
+    t, (a, stranger) = lobby(2)
+    t.set_ready(a, True, 1.0)
+    assert code(t.start, HOST, DEAL, 2.0) == "start/not_ready"
+    assert code(t.remove, a, stranger, 2.0) == "role/not_host"
+    assert code(t.remove, HOST, HOST, 2.0) == "remove/host"
+    t.remove(HOST, stranger, 2.0)
+    assert stranger not in t.members
+    t.start(HOST, DEAL, 3.0)
+    assert code(t.remove, HOST, a, 4.0) == "race/started"
+
+
+def test_spectators_are_capped():
+    from kosynka.race.table import MAX_SEATS, MAX_WATCHERS
+    t, pids = lobby(MAX_SEATS - 1 + MAX_WATCHERS)
+    assert len(t.members) == MAX_SEATS + MAX_WATCHERS
+    assert code(t.join, "One too many", 1.0) == "table/full"
+
+
+def test_can_follows_the_rules_for_each_member():
+    t, (a, b) = lobby(2)
+    assert t.can(HOST)["settings"] and not t.can(HOST)["start"] and not t.can(a)["settings"]
+    assert t.can(a)["ready"] and not t.can(HOST)["ready"]
+    t.set_ready(a, True, 0.0)
+    t.set_ready(b, True, 0.0)
+    assert t.can(HOST)["start"] and t.can(HOST)["remove"]
+    t.start(HOST, DEAL, 0.0)
+    assert t.can(a)["offer"] and not t.can(a)["answer"]
+    t.offer_draw(a, 1.0)
+    assert not t.can(a)["answer"] and t.can(b)["answer"] and not t.can(b)["offer"]
+    t.resign(b, 2.0)
+    assert not any(t.can(b)[k] for k in ("move", "offer", "answer", "resign"))

@@ -4,7 +4,7 @@ turned-up card and the win say (L1)."""
 from kosynka import Game, Position, Rules
 from kosynka.cards import parse_card
 
-from web import layout, speech
+from web import speech
 
 
 def test_cards_are_named_in_every_language():
@@ -48,33 +48,40 @@ def test_a_column_reads_top_down_and_names_the_chosen_card():
     assert "selected" not in speech.pile_label("en", pos, "t3", chosen=2)
 
 
-def test_changes_are_said():
+def test_what_an_action_did_is_said_from_the_engine():
     g = Game.new(7)
-    geom = layout.geometry(360, 531)
-
-    def places():
-        return layout.places(g.position, geom)
-
-    before = places()
     g.play("D")
-    after = places()
-    assert speech.change("en", before, after, g.position) == (
+    assert speech.said("en", g.last, g.position) == (
         f"Drew: {speech.card('en', g.position.waste[-1])}.")
     move = next(m for m in g.legal_moves() if m != "D" and not m.endswith("F"))
-    before = places()
     g.play(move)
-    said = speech.change("en", before, places(), g.position)
     card, dest = move.split(">")
+    said = speech.said("en", g.last, g.position)
     assert said.startswith(f"{speech.card('en', parse_card(card))} to column {dest}.")
-    assert speech.change("en", places(), places(), g.position) == ""
+    src = g.last.src
+    g.undo()
+    assert speech.said("en", g.last, g.position) == (
+        f"Undone. {speech.card('en', parse_card(card))} to column {src + 1}.")
+    assert speech.said("en", None, g.position) == ""
+
+
+def test_a_card_turned_up_and_the_win_are_said():
+    from kosynka.position import Rules
+    from kosynka.solver import verified_deal
+    number, res = verified_deal(0, Rules(1, None))
+    g = Game.new(number, Rules(1, None))
+    turned = []
+    for m in res.moves:
+        g.play(m)
+        if g.last.turned is not None:
+            turned.append(speech.said("en", g.last, g.position))
+    assert turned and all("Turned up: " in x for x in turned)
+    assert speech.said("en", g.last, g.position).endswith("You won!")
 
 
 def test_a_redeal_is_said_with_the_redeals_left():
     g = Game.new(7, Rules(1, 1))
-    geom = layout.geometry(360, 531)
     while g.position.stock:
         g.play("D")
-    before = layout.places(g.position, geom)
     g.play("D")
-    after = layout.places(g.position, geom)
-    assert speech.change("en", before, after, g.position) == "Stock turned over. 0 redeals left"
+    assert speech.said("en", g.last, g.position) == "Stock turned over. 0 redeals left"

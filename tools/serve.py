@@ -13,7 +13,9 @@ Standard library only. Two jobs:
       ``pyodide.asm.mjs``, ``pyodide.asm.wasm``, ``python_stdlib.zip``,
       ``pyodide-lock.json``) into ``web/vendor/pyodide/``; from
       ``@pyscript/core`` its ``dist/`` (source maps left out) into
-      ``web/vendor/pyscript/``;
+      ``web/vendor/pyscript/``; from Trystero's Nostr strategy (the race's
+      signaling, issue 19) its ES modules and their one dependency
+      (``TRYSTERO``), named for the page by the import map in ``index.html``;
     * ``web/vendor/app.zip`` holds what the browser runs, chosen by a rule
       (:func:`browser_modules`), found on disk at build time, so there is no
       hand-kept list that can drift: every module of the ``web`` package (the
@@ -77,6 +79,16 @@ PYODIDE_FILES = (
     "pyodide-lock.json",
 )
 
+# The race's signaling (issue 19): Trystero's Nostr strategy and what it imports,
+# ES modules copied as they are (no bundler) into web/vendor/<folder>/ and named
+# for the page by the import map in index.html. npm package → (folder, files;
+# "*.mjs" = every module of the package's dist/).
+TRYSTERO = {
+    "@trystero-p2p/core": ("trystero-core", "dist/*.mjs"),
+    "@trystero-p2p/nostr": ("trystero-nostr", "dist/*.mjs"),
+    "@noble/secp256k1": ("noble-secp256k1", "index.js"),
+}
+
 # Files of the app shell outside web/ that the service worker precaches.
 SHELL_FILES = ("index.html", "pyscript.toml", "manifest.webmanifest")
 
@@ -92,7 +104,7 @@ def _lock_versions(root: Path) -> dict[str, str]:
     pkgs = lock.get("packages", {})
     return {
         name: pkgs.get(f"node_modules/{name}", {}).get("version", "")
-        for name in ("pyodide", "@pyscript/core")
+        for name in ("pyodide", "@pyscript/core", "trystero", *TRYSTERO)
     }
 
 
@@ -422,6 +434,15 @@ def ensure_vendor(root: Path | str | None = None) -> dict:
     for old in (vendor / "pyscript").iterdir():
         if old.name not in wanted:
             old.unlink()
+    for pkg, (folder, pattern) in TRYSTERO.items():
+        files = sorted((nm / pkg).glob(pattern))
+        if not files:
+            raise VendorError(f"missing {nm / pkg / pattern}")
+        for src in files:
+            _copy_if_stale(src, vendor / folder / src.name)
+        for old in (vendor / folder).iterdir():
+            if old.name not in {f.name for f in files}:
+                old.unlink()
     record = ensure_bundle(root)
     ensure_snapshot(root, record)  # issue 15; fails soft
     return record

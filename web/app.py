@@ -272,6 +272,8 @@ class App:
                 solo.restart()
             elif action == "settings":
                 self.show_settings()
+            elif action == "race":
+                self.race.open_host()
 
     def on_key(self, ev) -> None:
         if self.dialogs.is_open:

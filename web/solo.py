@@ -281,7 +281,7 @@ class Solo:
 
     def after_change(self, moved: bool = True) -> None:
         self.save()
-        self.app.view.render(self.game.position, animate=True)
+        self.app.view.render(self.game.position, animate=True, played=self.game.last)
         self.app.update_status()
         self.show_outcome()
         if self.game.is_won and self.app.mode is Mode.READY:

@@ -3,9 +3,9 @@
 Pure functions (no browser import, tested on CPython): ``card(lang, c)`` names a
 card ("nine of hearts"); ``pile_label(lang, pos, pile, …)`` names a pile with
 what it shows ("Column 3: nine of hearts on ten of spades, 3 cards face down";
-"Stock: 14 cards, 2 redeals left"); ``change(lang, before, after, pos)`` says
-what a render changed, from the places of ``web.layout`` before and after (a
-move, a draw, a redeal, a card turned up, the win).
+"Stock: 14 cards, 2 redeals left"); ``said(lang, played, pos)`` says what the
+last action did, as the engine tells it (``Game.last``: a move, a draw, a redeal,
+an undo, a card turned up, the win) — nothing is found by comparing tables.
 
 Decisions:
 - A face-down card is never named: piles count them ("3 cards face down"), the
@@ -17,15 +17,16 @@ Decisions:
   (Up/Down) says that card in the live region.
 - Announcements are short and polite (``aria-live=polite``): the lead card of a
   move and where it went, a turned-up card, the drawn card, a redeal with the
-  redeals left, the win.
+  redeals left, an undo ("Undone." and where the cards went back), the win.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Sequence
 
 from kosynka.cards import RANK, SUIT, make_card
-from kosynka.position import Position
+from kosynka.game import Played
+from kosynka.position import PILE_IDS, Position
 
 from web.i18n import t
 
@@ -124,26 +125,24 @@ def picked(lang: str, cards: Sequence[int]) -> str:
     return t(lang, "picked_more").format(card=card(lang, cards[0]), cards=plural(lang, "cards_n", len(cards) - 1))
 
 
-def change(lang: str, before: dict[int, Any], after: dict[int, Any], pos: Position) -> str:
-    """What changed between two sets of places (``web.layout.places``): the words
-    for the live region, "" when nothing worth saying moved."""
-    moved = [c for c, p in after.items() if c in before and before[c].pile != p.pile]
+def said(lang: str, played: Played | None, pos: Position) -> str:
+    """What the last action did (``kosynka.game.Played``, ``Game.last``), in words
+    for the live region; ``pos`` is the position after it. "" for nothing."""
+    if played is None:
+        return ""
     parts = []
-    if moved:
-        dests = {after[c].pile for c in moved}
-        srcs = {before[c].pile for c in moved}
-        if srcs == {"stock"} and dests == {"waste"}:
-            parts.append(t(lang, "drew").format(card=card(lang, pos.waste[-1])))
-        elif srcs == {"waste"} and dests == {"stock"} and not pos.waste:
-            parts.append(t(lang, "redealt") + _stock_tail(lang, pos).replace(",", "", 1))
-        else:
-            lead = min(moved, key=lambda c: after[c].index)
-            dest = after[lead].pile
-            parts.append(t(lang, "moved").format(card=card(lang, lead), dest=_dest(lang, dest)))
-    for c, p in after.items():
-        old = before.get(c)
-        if old is not None and p.up and not old.up and p.pile[0] == "t":
-            parts.append(t(lang, "turned_up").format(card=card(lang, c)))
-    if sum(1 for p in after.values() if p.pile[0] == "f") == 52 and parts:
+    if played.kind == "draw":
+        parts.append(t(lang, "drew").format(card=card(lang, played.cards[-1])))
+    elif played.kind == "redeal":
+        parts.append(t(lang, "redealt") + _stock_tail(lang, pos).replace(",", "", 1))
+    else:
+        if played.kind == "undo":
+            parts.append(t(lang, "undone"))
+        if played.cards:
+            parts.append(t(lang, "moved").format(card=card(lang, played.cards[0]),
+                                                 dest=_dest(lang, PILE_IDS[played.dst])))
+    if played.turned is not None:
+        parts.append(t(lang, "turned_up").format(card=card(lang, played.turned)))
+    if played.won:
         parts.append(t(lang, "win"))
     return " ".join(parts)

@@ -153,11 +153,12 @@ class TableView:
         )
         self.built.add(c)
 
-    def render(self, pos, animate: bool = True) -> None:
-        """Show ``pos``; animate the cards that changed place (FLIP); say what changed."""
+    def render(self, pos, animate: bool = True, played=None) -> None:
+        """Show ``pos``; animate the cards that changed place (FLIP); say what the
+        action ``played`` (``Game.last``, None: nothing to say) did."""
         self.position = pos
         pl = layout.places(pos, self.geom)
-        said = speech.change(self.lang, self.placed, pl, pos) if self.placed else ""
+        said = speech.said(self.lang, played, pos)
         if said:
             self.say(said)
         anim = animate and not self.reduced and bool(self.placed)

@@ -14,37 +14,44 @@ is called, and everything sent is JSON text.
 Using it from a page (the browser helper)
 =========================================
 
+Every seat is a :class:`Player`, the host's own too; the host's page also runs
+the :class:`Host` (the truth of the race) and hands its own seat an in-memory
+link to it, so a page has one path whoever it is.
+
 The host's page::
 
     host = Host("Anna", clock=lambda: js.performance.now() / 1000)
-    host.on_change = repaint                # after every accepted change
     host.attach(link)                       # each new channel (a Link), newcomer or comeback
-    host.set_settings(draw=3, minutes=5)    # lobby only; minutes None = to the last card (N4)
-    host.start()                            # N3: picks a verified deal (V1), deals to all seated
-    host.play("Ah>F"); host.offer_draw(); host.answer_draw(True); host.resign()
-    host.again(); host.change_settings()    # N11, once the race is over
     host.tick()                             # call at host.next_deadline() (setTimeout), or every second
-    host.view(); host.game                  # the host's own view and game
     host.rejected; host.log                 # refused messages: count by code; who, when, why
-
-``host.start()``/``again()`` run the verified-deal search at once (tens of
-ms); a page that searched in slices before (``solver.VerifiedDealSearch``)
-passes ``start(deal=number)``. Actions the rules refuse raise
-:class:`RaceError` (``.code``, ``.detail``) and change nothing.
+    player = host.own_player()              # the host's own seat, pid 0 — then as a friend's page:
 
 A friend's page::
 
     player = Player("Boris", clock=...)
-    player.on_change = repaint
     player.connect(link)                    # joins; after a drop, connect(new_link) comes back (N9)
-    player.set_ready(True)                  # N3
+
+Then, on every page::
+
+    player.on_change = repaint
+    player.set_ready(True)                  # N3 (a friend)
     player.play("Th>4")                     # local game at once; raises IllegalMoveError etc.
     player.offer_draw(); player.answer_draw(False); player.resign()
+    player.set_settings(draw=3, minutes=5)  # the host's seat, lobby only; None = to the last card (N4)
+    player.start()                          # the host's seat: the host picks a verified deal (V1)
+    player.again(); player.change_settings()   # the host's seat, once the race is over (N11)
+    player.tick()                           # sends an unanswered join again
     player.game                             # our own Game (None while watching); paint it,
                                             # but no hints (Game.targets) in a race (N10)
     player.view                             # the host's view: phase, players' counters, offer …
     player.standings                        # the host's standings once the race is over
     player.error                            # why we were not seated ("update Kosynka" …)
+
+The host's Start and Again run the verified-deal search at once (tens of ms);
+``Host(deals=fn)`` gives another source (``fn(rules) -> deal number``). Actions
+the rules refuse are refused by the host (a ``reject``; :attr:`Player.rejects`)
+and change nothing; those a player can see are refused at once with
+:class:`RaceError` (``.code``, ``.detail``).
 
 A view (``Table.view``) is a dict: ``you``, ``phase`` (``lobby``, ``racing``,
 ``over``), ``race`` (number), ``deal``, ``draw``, ``minutes``, ``clock`` (s
@@ -60,6 +67,7 @@ The whole round trip, on in-memory links (:mod:`.memory`) and a fake clock:
 >>> from kosynka.race.memory import Network
 >>> net = Network()
 >>> host = Host("Anna", net.clock, seed=1)
+>>> anna = host.own_player()
 >>> host_end, boris_end = net.pair("seat1")
 >>> host.attach(host_end)
 >>> boris = Player("Boris", net.clock)
@@ -68,11 +76,11 @@ The whole round trip, on in-memory links (:mod:`.memory`) and a fake clock:
 >>> boris.pid, [p["name"] for p in boris.view["players"]]
 (1, ['Anna', 'Boris'])
 >>> boris.set_ready(True); net.run()
->>> host.start(); net.run()
->>> boris.game.number == host.game.number == boris.view["deal"]
+>>> anna.start(); net.run()
+>>> boris.game.number == anna.game.number == boris.view["deal"]
 True
 >>> boris.play("D"); net.run()
->>> [(p["name"], p["moves"]) for p in host.view()["players"]]
+>>> [(p["name"], p["moves"]) for p in anna.view["players"]]
 [('Anna', 0), ('Boris', 1)]
 >>> boris.resign(); net.run()
 >>> [(s["name"], s["result"]) for s in boris.standings]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..cli_common import Parser, UsageError
+from ..cli_common import Parser, Subparsers, UsageError
 
 __all__ = ["add_race"]
 
@@ -27,7 +27,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_race(sub) -> None:
+def add_race(sub: Subparsers) -> None:
     p = sub.add_parser("race", help="race with friends: simulate a race of bots (N1–N11)")
     race = p.add_subparsers(dest="race_command", required=True, parser_class=Parser)
     s = race.add_parser("simulate", help="bots race through in-memory links on a fake clock; "

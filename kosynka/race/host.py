@@ -26,22 +26,33 @@ nothing else changes and the table runs on for everyone:
 An accepted message moves the member's ``ack`` on, and every member gets a
 fresh ``view``. A (re)join gets ``welcome``, then ``sync`` (their own game,
 exactly the host's copy), then views.
+
+The host's own seat is no special case: :meth:`Host.own_player` gives the
+host's page a :class:`~kosynka.race.player.Player` for pid 0 over an in-memory
+link, whose messages go through the same checks (as boardgame.io runs the
+host's seat as a client over its local transport). ``Host`` itself only holds
+the links, checks, keeps the racers' games (the replay) and ticks the timers.
 """
 
 from __future__ import annotations
 
 import random
-from collections import Counter
-from typing import Callable
+from collections import Counter, deque
+from typing import Any, Callable
 
 from ..deals import MAX_DEAL
 from ..messages import MessageError
+from ..position import Rules
 from ..solver import VERIFY_STATES, verified_deal
 import kosynka.race.protocol as protocol
+from .memory import local_pair
+from .player import Player
 from .table import HOST, RaceError, Table
 from .transport import CLOSED, DROPPED, Link
 
-__all__ = ["Host"]
+__all__ = ["Host", "LOG_KEPT"]
+
+LOG_KEPT = 200      # refusals kept in Host.log (all are counted in Host.rejected)
 
 
 class _Conn:
@@ -52,10 +63,10 @@ class _Conn:
     def __init__(self, link: Link) -> None:
         self.link = link
         self.pid: int | None = None
-        self.joined: str | None = None    # the join that seated them, word for word
+        self.joined: object = None        # the join that seated them, word for word
 
 
-def _ignore(*_args) -> None:
+def _ignore(*_args: object) -> None:
     pass
 
 
@@ -65,19 +76,22 @@ class Host:
     None, tokens come from the system's randomness (``os.urandom``)."""
 
     def __init__(self, name: str, clock: Callable[[], float], seed: int | None = None,
-                 verify_states: int = VERIFY_STATES) -> None:
+                 verify_states: int = VERIFY_STATES,
+                 deals: Callable[[Rules], int] | None = None) -> None:
         self.clock = clock
         self.table = Table(name, clock())
+        self._choose = deals
         self._deals = random.Random(None if seed is None else f"{seed}/deals")
         self._tokens = random.SystemRandom() if seed is None else random.Random(f"{seed}/tokens")
         self.verify_states = verify_states
         self.solution: list[str] | None = None   # the solver's line of the current deal
         self.conns: dict[int, _Conn] = {}         # pid → its live link
-        self.tokens: dict[int, str] = {}
-        self.acks: dict[int, int] = {}
+        self.tokens: dict[int, str] = {HOST: self._token()}   # the host's own seat's too
+        self.acks: dict[int, int] = {HOST: 0}
         self.state = 0                            # grows with every accepted change
-        self.rejected: Counter = Counter()
-        self.log: list[dict] = []
+        self.rejected: Counter[str] = Counter()   # every refusal, by code
+        self.log: deque[dict[str, Any]] = deque(maxlen=LOG_KEPT)   # the latest refusals
+        self.told: dict[int, int] = {}            # pid → the last event its views carried
         self.on_change: Callable[[], None] = _ignore
 
     # ----------------------------------------------------------- links
@@ -100,7 +114,7 @@ class Host:
         self.rejected[code] += 1
         self.log.append({"t": self.clock(), "pid": conn.pid, "code": code, "detail": detail})
 
-    def _reject(self, conn: _Conn, ref: int | None, text, code: str, detail: str) -> None:
+    def _reject(self, conn: _Conn, ref: int | None, text: object, code: str, detail: str) -> None:
         self._refused(conn, code, detail)
         self._send(conn, protocol.reject(self.state, ref, protocol.digest(text), code, detail))
 
@@ -110,7 +124,7 @@ class Host:
         self._send(conn, protocol.refuse(self.state, code, detail))
 
     # ----------------------------------------------------------- messages
-    def _receive(self, conn: _Conn, text) -> None:
+    def _receive(self, conn: _Conn, text: object) -> None:
         self.tick()
         try:
             msg = protocol.parse_to_host(text)
@@ -162,6 +176,16 @@ class Host:
                 t.answer_draw(pid, msg["offer"], msg["accept"], now)
             elif kind == "resign":
                 t.resign(pid, now)
+            elif kind == "settings":
+                t.set_settings(pid, msg["draw"], msg["minutes"], now)
+            elif kind == "start":
+                t.start(pid, self.choose_deal, now)
+            elif kind == "again":
+                t.again(pid, self.choose_deal, now)
+            elif kind == "change_settings":
+                t.change_settings(pid, now)
+            elif kind == "remove":
+                t.remove(pid, msg["who"], now)
         except RaceError as e:
             self._reject(conn, mid, text, e.code, e.detail)
             return
@@ -170,7 +194,7 @@ class Host:
             self._sync(conn, mid)
         self._changed()
 
-    def _join(self, conn: _Conn, msg: dict, text: str) -> None:
+    def _join(self, conn: _Conn, msg: protocol.Msg, text: object) -> None:
         now = self.clock()
         pid = msg["pid"]
         if pid is not None and pid in self.tokens and pid in self.table.members:
@@ -188,97 +212,84 @@ class Host:
             except RaceError as e:
                 self._refuse(conn, e.code, e.detail)
                 return
-            self.tokens[pid] = "%016x" % self._tokens.getrandbits(64)
+            self.tokens[pid] = self._token()
             self.acks[pid] = msg["id"]
         conn.pid, conn.joined = pid, text
         self.conns[pid] = conn
+        self.told[pid] = self.table.event_n   # from now on: a comeback hears no backlog
         self._welcome(conn, msg["id"])
         self._changed()
+
+    def _token(self) -> str:
+        return "%016x" % self._tokens.getrandbits(64)
 
     def _welcome(self, conn: _Conn, ref: int) -> None:
         """The answer to a join: the seat and its token, then the member's game."""
         pid = conn.pid
+        assert pid is not None                 # answered only once seated
         self._send(conn, protocol.welcome(self.state, pid, self.tokens[pid], self.acks[pid]))
         self._sync(conn, ref)
 
     def _sync(self, conn: _Conn, ref: int) -> None:
-        t = self.table
-        m = t.members[conn.pid]
-        self._send(conn, protocol.sync(self.state, ref, self.acks[conn.pid], t.race,
+        t, pid = self.table, conn.pid
+        assert pid is not None
+        m = t.members[pid]
+        self._send(conn, protocol.sync(self.state, ref, self.acks[pid], t.race,
                                        t.deal if m.game else None, t.draw,
                                        list(m.game.log) if m.game else []))
 
     def _changed(self) -> None:
-        """Every member gets a fresh view; the host's page repaints."""
+        """Every member gets a fresh view with the events they have not had; one
+        who left the table (removed, or away past the grace) is told so and let go."""
         self.state += 1
+        t = self.table
+        for pid in [p for p in self.tokens if p not in t.members]:
+            del self.tokens[pid]
+            self.acks.pop(pid, None)
+            self.told.pop(pid, None)
+            conn = self.conns.pop(pid, None)
+            if conn is not None:
+                self._send(conn, protocol.refuse(self.state, "table/left",
+                                                 "you are no longer at this table"))
+                conn.pid = None
+                conn.link.close()
         for pid, conn in self.conns.items():
-            self._send(conn, protocol.view(self.state, self.acks[pid], self.table.view(pid)))
+            self._send(conn, protocol.view(self.state, self.acks[pid],
+                                           t.view(pid, self.told.get(pid, t.event_n))))
+            self.told[pid] = t.event_n
         self.on_change()
 
     # ----------------------------------------------------------- time
     def tick(self) -> None:
         """Fire the timers due now (timed end N6, reconnect grace N9)."""
-        before = self._signature()
+        before = self.table.event_n
         self.table.tick(self.clock())
-        if self._signature() != before:
+        if self.table.event_n != before:
             self._changed()
-
-    def _signature(self) -> tuple:
-        t = self.table
-        return (t.phase, tuple((m.pid, m.status) for m in t.members.values()),
-                t.offer and len(t.offer["agreed"]))
 
     def next_deadline(self) -> float | None:
         """When :meth:`tick` next has something to do (clock seconds), or None."""
         return self.table.next_deadline()
 
-    # ----------------------------------------------------------- the host's own actions
-    def view(self) -> dict:
-        """The host's own view (same shape as a player's)."""
-        return self.table.view(HOST)
-
-    @property
-    def game(self):
-        """The host's own game in the current race (None before the first)."""
-        return self.table.members[HOST].game
-
-    def _act(self, fn, *args) -> None:
-        self.tick()
-        fn(HOST, *args, self.clock())
-        self._changed()
-
-    def set_settings(self, draw: int, minutes: int | None) -> None:
-        self._act(self.table.set_settings, draw, minutes)
+    # ----------------------------------------------------------- the host's own seat
+    def own_player(self) -> Player:
+        """The host's own seat (pid 0) as a :class:`Player` like every friend's,
+        over an in-memory link (:func:`~kosynka.race.memory.local_pair`): the
+        page plays, offers, resigns, starts and deals again through it, and
+        this host checks its messages as anyone's."""
+        mine, theirs = local_pair()
+        self.attach(mine)
+        player = Player(self.table.members[HOST].name, self.clock)
+        player.pid, player.token = HOST, self.tokens[HOST]
+        player.connect(theirs)
+        return player
 
     def choose_deal(self) -> int:
-        """V1: a verified deal under the race's rules, from a random start."""
+        """V1: a verified deal under the race's rules (``deals``, else from a random start)."""
+        if self._choose is not None:
+            self.solution = None
+            return self._choose(self.table.rules)
         number, res = verified_deal(self._deals.randrange(MAX_DEAL), self.table.rules,
                                     self.verify_states)
-        self.solution = res.moves
-        return number
-
-    def start(self, deal: int | None = None) -> None:
-        """N3: start the race on ``deal`` (verified by the caller) or a fresh verified deal."""
-        self._act(self.table.start, self.choose_deal if deal is None else deal)
-
-    def again(self, deal: int | None = None) -> None:
-        """N11: a new race with the same players, each one seat along."""
-        self._act(self.table.again, self.choose_deal if deal is None else deal)
-
-    def change_settings(self) -> None:
-        self._act(self.table.change_settings)
-
-    def play(self, move: str) -> None:
-        self.tick()
-        self.table.move(HOST, move, self.clock())
-        self._changed()
-
-    def offer_draw(self) -> None:
-        self._act(self.table.offer_draw)
-
-    def answer_draw(self, accept: bool) -> None:
-        offer = self.table.offer["id"] if self.table.offer else 0
-        self._act(self.table.answer_draw, offer, accept)
-
-    def resign(self) -> None:
-        self._act(self.table.resign)
+        self.solution = list(res.moves)
+        return int(number)

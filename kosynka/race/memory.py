@@ -16,31 +16,40 @@ so one message's fate never depends on other traffic:
 - *dropped connection*: :meth:`Network.cut` takes both ends of a pair down at
   once (each sees ``dropped``); messages still on the way are lost. A
   reconnect is a new :meth:`pair` (the simulator schedules both).
+
+:func:`local_pair` is the other kind: two ends inside one program, with no
+clock and no faults — the host's own seat on the host's page (a
+:class:`~kosynka.race.player.Player` like any friend's, see
+:meth:`Host.own_player <kosynka.race.host.Host.own_player>`). A message is
+delivered at once, in order; one sent while another is being handled waits
+until that handler returns, so no handler ever runs inside another, and when
+the outermost ``send`` returns every answer has been delivered.
 """
 
 from __future__ import annotations
 
 import heapq
 import random
-from collections import Counter
+from collections import Counter, deque
 from typing import Callable
 
 from .transport import DROPPED, CLOSED, Link
 
-__all__ = ["Network", "MemoryLink"]
+__all__ = ["Network", "MemoryLink", "LocalLink", "local_pair"]
 
 
 class MemoryLink(Link):
     """One end of an in-memory channel."""
 
+    peer: "MemoryLink"         # set by Network.pair
+
     def __init__(self, net: "Network", name: str) -> None:
         super().__init__()
         self.net = net
         self.name = name
-        self.peer: MemoryLink | None = None
         self._up = True
         self._cut = False
-        self._sent: Counter = Counter()
+        self._sent: Counter[str] = Counter()
 
     @property
     def connected(self) -> bool:
@@ -72,7 +81,7 @@ class MemoryLink(Link):
             self._up = False
             self.on_status(CLOSED)
             peer = self.peer
-            if peer is not None and peer._up:
+            if peer._up:
                 self.net.at(self.net.now + self.net.latency, peer._drop)
 
     def _drop(self) -> None:
@@ -92,7 +101,7 @@ class Network:
         self.max_delay = max_delay
         self.now = 0.0
         self.sent = 0
-        self._queue: list = []
+        self._queue: list[tuple[float, int, Callable[[], None]]] = []
         self._n = 0
 
     def clock(self) -> float:
@@ -132,3 +141,69 @@ class Network:
     @property
     def idle(self) -> bool:
         return not self._queue
+
+
+class _Bus:
+    """The deliveries of one :func:`local_pair`, in order."""
+
+    __slots__ = ("queue", "busy")
+
+    def __init__(self) -> None:
+        self.queue: deque[Callable[[], object]] = deque()
+        self.busy = False
+
+    def post(self, deliver: Callable[[], object]) -> None:
+        """Deliver now, unless a delivery is under way: then right after it.
+        A handler that raises loses only its own message."""
+        self.queue.append(deliver)
+        if self.busy:
+            return
+        self.busy = True
+        failed: Exception | None = None
+        while self.queue:
+            try:
+                self.queue.popleft()()
+            except Exception as e:        # the others are still delivered; then it is raised
+                failed = failed or e
+        self.busy = False
+        if failed is not None:
+            raise failed
+
+
+class LocalLink(Link):
+    """One end of a :func:`local_pair`."""
+
+    peer: "LocalLink"          # set by local_pair
+
+    def __init__(self, bus: _Bus) -> None:
+        super().__init__()
+        self._bus = bus
+        self._up = True
+
+    @property
+    def connected(self) -> bool:
+        return self._up
+
+    def send(self, text: str) -> None:
+        if self._up:
+            peer = self.peer
+            self._bus.post(lambda: peer._up and peer.on_message(text))
+
+    def close(self) -> None:
+        if self._up:
+            self._up = False
+            self.on_status(CLOSED)
+            self._bus.post(self.peer._drop)
+
+    def _drop(self) -> None:
+        if self._up:
+            self._up = False
+            self.on_status(DROPPED)
+
+
+def local_pair() -> tuple[LocalLink, LocalLink]:
+    """Two connected ends in one program: ``(host side, player side)``."""
+    bus = _Bus()
+    a, b = LocalLink(bus), LocalLink(bus)
+    a.peer, b.peer = b, a
+    return a, b

@@ -30,22 +30,43 @@ host's answers:
 
 from __future__ import annotations
 
-from typing import Callable
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
 
 from ..game import Game
 from ..messages import MessageError
 from ..position import IllegalMoveError, InvalidMoveError, Position, Rules
 import kosynka.race.protocol as protocol
-from .table import RACING, RaceError, progress
+from .table import EVENTS_KEPT, RACING, RaceError, progress
 from .transport import OPEN, Link
 
-__all__ = ["Player", "JOIN_AGAIN_S"]
+__all__ = ["Player", "JOIN_AGAIN_S", "REJECTS_KEPT"]
 
 JOIN_AGAIN_S = 2.0
+REJECTS_KEPT = 20       # our own refused messages kept in Player.rejects (all are counted)
 
 
-def _ignore(*_args) -> None:
+def _ignore(*_args: object) -> None:
     pass
+
+
+View = dict[str, Any]
+"""The host's view for us, as :meth:`Table.view` makes it (checked by the protocol)."""
+
+
+@dataclass
+class _Sent:
+    """One of our messages the host has not acknowledged yet."""
+
+    id: int
+    text: str
+    digest: str | None
+    build: Callable[..., str]     # the protocol builder that made it, and its arguments
+    args: tuple[Any, ...]
+    move: str | None              # a move's notation (None for any other action)
+    race: int
+    via: Link | None = None       # the link it last went out on
 
 
 class Player:
@@ -57,19 +78,24 @@ class Player:
         self.link: Link | None = None
         self.pid: int | None = None
         self.token: str | None = None
-        self.view: dict | None = None       # the host's latest view for us
+        self.view: View | None = None       # the host's latest view for us
         self.game: Game | None = None       # our game in race number self.race
         self.race = 0
         self.ack = 0                        # our last message the host accepted
         self.error: str | None = None       # why the host refused us ("update Kosynka")
-        self.rejects: list[dict] = []       # our own messages the host refused
+        self.error_code: str | None = None  # its code: msg/version, name/bad, table/full,
+                                            # table/left (removed, or away too long), host/broken
+        self.rejects: deque[dict[str, Any]] = deque(maxlen=REJECTS_KEPT)  # our refused messages
+        self.refusals = 0                   # how many of our messages the host refused
+        self.events: deque[dict[str, Any]] = deque(maxlen=EVENTS_KEPT)   # news not yet taken
         self.on_change: Callable[[], None] = _ignore
         self._id = 0                        # our last message id
-        self._pending: list[dict] = []      # not yet acknowledged: {id, text, digest, move, race, via}
+        self._pending: list[_Sent] = []     # not yet acknowledged
         self._state = -1                    # the newest view's state number
-        self._awaiting = None               # id of the join/sync whose answer we wait for
+        self._awaiting: int | None = None   # id of the join/sync whose answer we wait for
         self._join_at: float | None = None  # when our unanswered join was sent
-        self._reissue: list[dict] = []      # actions to make again once the sync is in
+        self._reissue: list[_Sent] = []     # actions to make again once the sync is in
+        self._event_n = 0                   # the newest event we have had
 
     # ----------------------------------------------------------- link
     def connect(self, link: Link) -> None:
@@ -84,6 +110,12 @@ class Player:
         if status == OPEN:
             self._join()
         self.on_change()
+
+    def take_events(self) -> list[dict[str, Any]]:
+        """The table's events we have not shown yet (``Table`` docs), oldest first."""
+        out = list(self.events)
+        self.events.clear()
+        return out
 
     @property
     def connected(self) -> bool:
@@ -105,35 +137,34 @@ class Player:
             self._join()
 
     def _raw(self, text: str) -> None:
-        if self.connected:
+        if self.link is not None and self.link.connected:
             self.link.send(text)
 
-    def _resend(self, p: dict) -> None:
-        self._raw(p["text"])
-        p["via"] = self.link if self.connected else None
+    def _resend(self, p: _Sent) -> None:
+        self._raw(p.text)
+        p.via = self.link if self.connected else None
 
-    def _send(self, build, *args, move: str | None = None) -> None:
+    def _send(self, build: Callable[..., str], *args: Any, move: str | None = None) -> None:
         if self.pid is None:
             raise RaceError("join/first", "not at the table yet")
         self._id += 1
         text = build(self._id, self.pid, *args)
-        self._pending.append({"id": self._id, "text": text, "digest": protocol.digest(text),
-                              "build": build, "args": args, "move": move, "race": self.race,
-                              "via": None})
+        self._pending.append(_Sent(self._id, text, protocol.digest(text), build, args, move,
+                                   self.race))
         self._resend(self._pending[-1])
 
-    def _request_sync(self, reissue=()) -> None:
+    def _request_sync(self, reissue: Sequence[_Sent] = ()) -> None:
         """Ask for our game as the host holds it; the host forgets what we sent
         before. ``reissue``: pending actions to make again on the host's copy
         after the sync, as new messages (those still legal)."""
-        self._reissue = [p for p in reissue if p["build"] is not protocol.sync_request]
+        self._reissue = [p for p in reissue if p.build is not protocol.sync_request]
         self._pending = []
         self._join_at = None              # seated: the answer to this sync is what we wait for
         self._send(protocol.sync_request)
         self._awaiting = self._id
 
     # ----------------------------------------------------------- actions
-    def _me(self) -> dict | None:
+    def _me(self) -> dict[str, Any] | None:
         if self.view is None:
             return None
         return next((p for p in self.view["players"] if p["pid"] == self.pid), None)
@@ -141,22 +172,27 @@ class Player:
     @property
     def racing(self) -> bool:
         me = self._me()
-        return (self.game is not None and self.view["phase"] == RACING
+        return (self.game is not None and self.view is not None and self.view["phase"] == RACING
                 and me is not None and me["status"] == "racing")
 
     def play(self, move: str) -> None:
-        """Make a move on our game and send it. Raises RaceError (``race/…``,
+        """Make a move on our game and send it. Raises RaceError (``race/wait``:
+        the table's view has not come yet; ``race/out``: not racing by it;
         ``move/undo``) or IllegalMoveError/InvalidMoveError; then nothing is sent."""
         if move == "U":
             raise RaceError("move/undo", "no undo in a race (N10)")
+        if self.view is None:
+            raise RaceError("race/wait", "the table's view has not come yet")
         if not self.racing:
             raise RaceError("race/out", "not racing now")
         self._move(move)
         self.on_change()
 
     def _move(self, move: str) -> None:
-        self.game.play(move)
-        claim = progress(self.game.position, self.game.moves)
+        game = self.game
+        assert game is not None            # racing, or a pending move made again after a sync
+        game.play(move)
+        claim = progress(game.position, game.moves)
         self._send(protocol.move, self.race, move, claim, move=move)
 
     def set_ready(self, ready: bool = True) -> None:
@@ -174,32 +210,53 @@ class Player:
     def resign(self) -> None:
         self._send(protocol.resign)
 
+    # the host's seat only (the table refuses them from anyone else: role/not_host)
+    def set_settings(self, draw: int, minutes: int | None) -> None:
+        """N4, in the lobby: draw 1 or 3; ``minutes`` None (to the last card) or 5, 10, 15."""
+        self._send(protocol.settings, draw, minutes)
+
+    def start(self) -> None:
+        """N3: deal a verified deal to everyone seated."""
+        self._send(protocol.start)
+
+    def again(self) -> None:
+        """N11: a new race, same players, one seat along."""
+        self._send(protocol.again)
+
+    def change_settings(self) -> None:
+        """N11: back to the lobby."""
+        self._send(protocol.change_settings)
+
+    def remove(self, who: int) -> None:
+        """In the lobby: ``who`` leaves the table."""
+        self._send(protocol.remove, who)
+
     @property
-    def standings(self) -> list[dict] | None:
+    def standings(self) -> list[dict[str, Any]] | None:
         """The host's standings once the race is over (N4–N8), else None."""
-        return self.view and self.view["standings"]
+        return None if self.view is None else self.view["standings"]
 
     # ----------------------------------------------------------- from the host
-    def _receive(self, text) -> None:
+    def _receive(self, text: object) -> None:
         try:
             msg = protocol.parse_to_player(text)
         except MessageError as e:
             if e.code == "msg/version":
-                self.error = e.detail
+                self.error, self.error_code = e.detail, e.code
                 self.on_change()
             return
         getattr(self, "_on_" + msg["kind"])(msg)
         self.on_change()
 
-    def _on_refuse(self, msg: dict) -> None:
-        self.error = msg["detail"]
+    def _on_refuse(self, msg: protocol.Msg) -> None:
+        self.error, self.error_code = msg["detail"], msg["code"]
         self._join_at = None              # answered: not seated (asking again changes nothing)
 
-    def _on_welcome(self, msg: dict) -> None:
+    def _on_welcome(self, msg: protocol.Msg) -> None:
         if msg["pid"] != self.pid:        # a seat of our own (new, or the old one expired)
             self.pid, self._pending, self._reissue = msg["pid"], [], []
-            self.game, self.race = None, 0
-        self.token, self.error = msg["token"], None
+            self.game, self.race, self._event_n = None, 0, 0
+        self.token, self.error, self.error_code = msg["token"], None, None
         self._acked(msg["ack"])
         # a comeback after a reload remembers only pid and token: our ids go on
         # after the host's last ack, or the host would take them for duplicates
@@ -207,9 +264,9 @@ class Player:
 
     def _acked(self, ack: int) -> None:
         self.ack = max(self.ack, ack)
-        self._pending = [p for p in self._pending if p["id"] > self.ack]
+        self._pending = [p for p in self._pending if p.id > self.ack]
 
-    def _on_sync(self, msg: dict) -> None:
+    def _on_sync(self, msg: protocol.Msg) -> None:
         if msg["ref"] != self._awaiting:
             return
         self._awaiting = None
@@ -221,26 +278,27 @@ class Player:
                          else self._replay(msg["deal"], msg["draw"], msg["log"]))
         except (IllegalMoveError, InvalidMoveError, ValueError) as e:
             self.game, self.error = None, f"the host sent an impossible game: {e}"
+            self.error_code = "host/broken"
             return
         for i, p in enumerate(self._pending):      # what the host has not had yet
-            if p["move"] is not None:
+            if p.move is not None:
                 try:
-                    if self.game is None or p["race"] != self.race:
+                    if self.game is None or p.race != self.race:
                         raise IllegalMoveError("not in this race")
-                    self.game.play(p["move"])
+                    self.game.play(p.move)
                 except (IllegalMoveError, InvalidMoveError):
                     self._request_sync(self._pending[i + 1:])
                     return
         for p in self._pending:
-            if p["via"] is not self.link:          # sent before this link, or not at all
+            if p.via is not self.link:          # sent before this link, or not at all
                 self._resend(p)
         reissue, self._reissue = self._reissue, []
         for p in reissue:
             try:
-                if p["move"] is None:
-                    self._send(p["build"], *p["args"])
-                elif self.game is not None and p["race"] == self.race:
-                    self._move(p["move"])
+                if p.move is None:
+                    self._send(p.build, *p.args)
+                elif self.game is not None and p.race == self.race:
+                    self._move(p.move)
             except (IllegalMoveError, InvalidMoveError):
                 pass                                 # no longer legal here: dropped
         self._follow_race()
@@ -251,7 +309,11 @@ class Player:
             game.play(move)
         return game
 
-    def _on_view(self, msg: dict) -> None:
+    def _on_view(self, msg: protocol.Msg) -> None:
+        for e in msg["view"]["events"]:           # news even in a view a sync overtook
+            if e["n"] > self._event_n:
+                self.events.append(e)
+                self._event_n = e["n"]
         if msg["id"] < self._state:
             return
         self._state = msg["id"]
@@ -262,7 +324,7 @@ class Player:
         me = self._me()
         if (self.game is not None and me is not None and v["race"] == self.race
                 and self._awaiting is None and me["moves"] != self.game.moves
-                and not any(p["move"] for p in self._pending)):
+                and not any(p.move for p in self._pending)):
             self._request_sync()
 
     def _follow_race(self) -> bool:
@@ -277,9 +339,9 @@ class Player:
                      else None)
         return True
 
-    def _on_reject(self, msg: dict) -> None:
+    def _on_reject(self, msg: protocol.Msg) -> None:
         mine = next((p for p in self._pending
-                     if p["id"] == msg["ref"] and p["digest"] == msg["digest"]), None)
+                     if p.id == msg["ref"] and p.digest == msg["digest"]), None)
         if mine is None:
             return
         code = msg["code"]
@@ -287,8 +349,9 @@ class Player:
             return
         if code == "seq/gap":
             for p in self._pending:
-                if p["id"] <= mine["id"]:
+                if p.id <= mine.id:
                     self._resend(p)
             return
-        self.rejects.append({"id": mine["id"], "code": code, "detail": msg["detail"]})
-        self._request_sync([p for p in self._pending if p["id"] > mine["id"]])
+        self.rejects.append({"id": mine.id, "code": code, "detail": msg["detail"]})
+        self.refusals += 1
+        self._request_sync([p for p in self._pending if p.id > mine.id])

@@ -25,16 +25,29 @@ kind            fields
 ``answer_draw`` ``pid``, ``offer`` (its id), ``accept`` (bool) — N7
 ``resign``      ``pid`` — N8
 ``sync``        ``pid``: "forget what I sent after your ack; send me my game"
+``settings``    ``pid``, ``draw``, ``minutes`` (``null``: to the last card) — N4,
+                the host's seat only, in the lobby
+``start``       ``pid`` — N3, the host's seat only (the host picks the deal, V1)
+``again``       ``pid`` — N11, the host's seat only
+``change_settings`` ``pid`` — N11, the host's seat only
+``remove``      ``pid``, ``who`` — the host's seat only, in the lobby: ``who`` leaves
 ==============  ==================================================================
+
+The host's own seat is a player like the others (over an in-memory link on the
+host's page, :meth:`Host.own_player <kosynka.race.host.Host.own_player>`): it
+sends the same messages, and the table's rules (``role/not_host``) keep the
+host's actions to it.
 
 Host → player (:data:`TO_PLAYER`). ``id`` is the table's state number (it grows
 with every change the host accepts), so a player keeps the newest ``view``.
 
 ==============  ==================================================================
 ``welcome``     ``pid``, ``token`` (secret to come back with), ``ack``
-``refuse``      ``code``, ``detail`` — not seated (another version, a bad name)
+``refuse``      ``code``, ``detail`` — not seated (another version, a bad name, a
+                full table), or no longer (``table/left``: removed, or away too long)
 ``view``        ``ack`` (the recipient's last accepted id), ``view`` (the
-                table as that recipient may see it: :meth:`Table.view`)
+                table as that recipient may see it: :meth:`Table.view`, with
+                the events they have not had yet)
 ``sync``        ``ref`` (the join or sync it answers), ``ack``, ``race``,
                 ``deal``, ``draw``, ``log`` (the recipient's own moves as the
                 host holds them)
@@ -49,15 +62,19 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from ..deals import MAX_DEAL
 from ..messages import MessageError, Protocol
-from .table import NAME_MAX
+from ..position import Position, Rules
+from .table import (DRAWS, EVENTS_KEPT, LOBBY, MAX_SEATS, MAX_WATCHERS, MINUTES, NAME_MAX, OVER,
+                    RACING)
 
 __all__ = ["VERSION", "TO_HOST", "TO_PLAYER", "TO_HOST_BYTES", "TO_PLAYER_BYTES",
-           "parse_to_host", "parse_to_player", "digest", "dumps",
+           "parse_to_host", "parse_to_player", "digest", "dumps", "Msg",
            "join", "ready", "move", "offer_draw", "answer_draw", "resign", "sync_request",
+           "settings", "start", "again", "change_settings", "remove",
            "welcome", "refuse", "view", "sync", "reject"]
 
-VERSION = 1
+VERSION = 2
 TO_HOST_BYTES = 1024           # a player's message is small: a name or a move
 TO_PLAYER_BYTES = 1 << 20      # a sync carries a whole move log
 
@@ -69,6 +86,11 @@ TO_HOST = Protocol("race", VERSION, {
     "answer_draw": {"pid": int, "offer": int, "accept": bool},
     "resign": {"pid": int},
     "sync": {"pid": int},
+    "settings": {"pid": int, "draw": int, "minutes": (int, None)},
+    "start": {"pid": int},
+    "again": {"pid": int},
+    "change_settings": {"pid": int},
+    "remove": {"pid": int, "who": int},
 }, max_bytes=TO_HOST_BYTES)
 
 TO_PLAYER = Protocol("race", VERSION, {
@@ -82,7 +104,7 @@ TO_PLAYER = Protocol("race", VERSION, {
 CLAIM_FIELDS = ("foundation", "face_up", "moves")
 
 
-def dumps(msg: dict) -> str:
+def dumps(msg: Msg) -> str:
     return Protocol.dumps(msg)
 
 
@@ -91,6 +113,14 @@ def digest(text: Any) -> str | None:
     if not isinstance(text, str):
         return None
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+Msg = dict[str, Any]
+"""A message as an object (the envelope's ``v``, ``id``, ``kind`` and its fields)."""
+
+
+def _no_check(m: Msg) -> None:
+    """A kind whose fields' types say everything."""
 
 
 def _bad(kind: str, what: str) -> MessageError:
@@ -106,7 +136,7 @@ def ready(id: int, pid: int, is_ready: bool) -> str:
     return dumps(TO_HOST.build("ready", id, pid=pid, ready=is_ready))
 
 
-def move(id: int, pid: int, race: int, notation: str, claim: dict | None) -> str:
+def move(id: int, pid: int, race: int, notation: str, claim: dict[str, int] | None) -> str:
     return dumps(TO_HOST.build("move", id, pid=pid, race=race, move=notation, claim=claim))
 
 
@@ -126,7 +156,27 @@ def sync_request(id: int, pid: int) -> str:
     return dumps(TO_HOST.build("sync", id, pid=pid))
 
 
-def _check_join(m: dict) -> None:
+def settings(id: int, pid: int, draw: int, minutes: int | None) -> str:
+    return dumps(TO_HOST.build("settings", id, pid=pid, draw=draw, minutes=minutes))
+
+
+def start(id: int, pid: int) -> str:
+    return dumps(TO_HOST.build("start", id, pid=pid))
+
+
+def again(id: int, pid: int) -> str:
+    return dumps(TO_HOST.build("again", id, pid=pid))
+
+
+def change_settings(id: int, pid: int) -> str:
+    return dumps(TO_HOST.build("change_settings", id, pid=pid))
+
+
+def remove(id: int, pid: int, who: int) -> str:
+    return dumps(TO_HOST.build("remove", id, pid=pid, who=who))
+
+
+def _check_join(m: Msg) -> None:
     if len(m["name"]) > NAME_MAX * 2:
         raise _bad("join", f"name over {NAME_MAX} characters")
     if (m["pid"] is None) != (m["token"] is None):
@@ -135,7 +185,7 @@ def _check_join(m: dict) -> None:
         raise _bad("join", "token of 1–64 characters")
 
 
-def _check_move(m: dict) -> None:
+def _check_move(m: Msg) -> None:
     if len(m["move"]) > 8:
         raise _bad("move", "a move is short notation")
     c = m["claim"]
@@ -144,7 +194,7 @@ def _check_move(m: dict) -> None:
         raise _bad("move", "claim is {foundation, face_up, moves} of integers ≥ 0")
 
 
-def _check_pid(m: dict) -> None:
+def _check_pid(m: Msg) -> None:
     if m["pid"] < 0:
         raise _bad(m["kind"], "pid ≥ 0")
 
@@ -152,12 +202,12 @@ def _check_pid(m: dict) -> None:
 _HOST_CHECKS = {"join": _check_join, "move": _check_move}
 
 
-def parse_to_host(text: Any) -> dict:
+def parse_to_host(text: Any) -> Msg:
     """A player's message, checked; :class:`MessageError` (``msg/…``) if refused."""
     msg = TO_HOST.parse(text)
     if "pid" in msg and msg["pid"] is not None:
         _check_pid(msg)
-    _HOST_CHECKS.get(msg["kind"], lambda m: None)(msg)
+    _HOST_CHECKS.get(msg["kind"], _no_check)(msg)
     return msg
 
 
@@ -170,7 +220,7 @@ def refuse(id: int, code: str, detail: str) -> str:
     return dumps(TO_PLAYER.build("refuse", id, code=code, detail=detail))
 
 
-def view(id: int, ack: int, table_view: dict) -> str:
+def view(id: int, ack: int, table_view: Msg) -> str:
     return dumps(TO_PLAYER.build("view", id, ack=ack, view=table_view))
 
 
@@ -185,36 +235,121 @@ def reject(id: int, ref: int | None, text_digest: str | None, code: str, detail:
                                  detail=detail[:200]))
 
 
-def _check_sync(m: dict) -> None:
-    if m["draw"] not in (1, 3) or not all(isinstance(x, str) for x in m["log"]):
+def _check_sync(m: Msg) -> None:
+    if m["draw"] not in DRAWS or not all(isinstance(x, str) for x in m["log"]):
         raise _bad("sync", "draw 1 or 3 and a log of moves")
+    if m["deal"] is not None and not 0 <= m["deal"] < MAX_DEAL:
+        raise _bad("sync", "a deal number is 0 to 2⁶⁴ − 1")
 
 
-VIEW_FIELDS = {"you": int, "phase": str, "race": int, "deal": (int, type(None)), "draw": int,
-               "players": list, "offer": (dict, type(None)), "standings": (list, type(None))}
-ROW_FIELDS = {"pid": int, "seat": (int, type(None)), "status": str, "moves": int}
+# ------------------------------------------------------------ what a view may hold
+# A player checks every view against this before it keeps it, so neither the
+# player nor a screen drawing it meets a field it cannot use (a hostile or broken
+# host is refused with msg/field; the player keeps its last good view).
+# Schema: a type (int excludes bool; NUM is any number; None is JSON null), a
+# tuple of alternatives, a dict of required keys (extra keys are allowed: a newer
+# host may add some), ("list", schema, most), ("map", schema, most),
+# ("enum", values), ("int", low, high).
+NUM = "num"
 
 
-def _fits(obj, fields: dict) -> bool:
-    return isinstance(obj, dict) and all(
-        k in obj and isinstance(obj[k], t) and not isinstance(obj[k], bool)
-        for k, t in fields.items())
+def _ok(value: Any, schema: Any) -> bool:
+    if schema is None:
+        return value is None
+    if schema is NUM:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if isinstance(schema, type):
+        return isinstance(value, schema) and (schema is bool or not isinstance(value, bool))
+    if isinstance(schema, dict):
+        return isinstance(value, dict) and all(k in value and _ok(value[k], t)
+                                               for k, t in schema.items())
+    tag = schema[0]
+    if tag == "enum":
+        return any(value == x and type(value) is type(x) for x in schema[1])
+    if tag == "int":
+        return (_ok(value, int) and value >= schema[1]
+                and (schema[2] is None or value <= schema[2]))
+    if tag == "list":
+        return isinstance(value, list) and len(value) <= schema[2] and all(
+            _ok(x, schema[1]) for x in value)
+    if tag == "map":
+        return isinstance(value, dict) and len(value) <= schema[2] and all(
+            isinstance(k, str) and _ok(x, schema[1]) for k, x in value.items())
+    return any(_ok(value, alt) for alt in schema)
 
 
-def _check_view(m: dict) -> None:
+PID = ("int", 0, None)
+PIDS = ("list", PID, MAX_SEATS + MAX_WATCHERS)
+COUNT = ("int", 0, 52)
+MOVES = ("int", 0, None)
+NAME = str
+STATUS = ("enum", ("waiting", "watching", "racing", "resigned", "won", "lost", "draw"))
+RESULT = ("enum", ("won", "lost", "draw"))
+WHY = ("enum", ("all_up", "last_left", "agreed", "foundation", "face_up", "tie", "resigned",
+                "counted_out"))
+REASON = ("enum", ("all_up", "time_up", "agreed", "last_left"))
+CAN = ("move", "resign", "offer", "answer", "ready", "settings", "start", "again",
+       "change_settings", "remove")
+DRAW = ("enum", DRAWS)
+KIND = ("enum", MINUTES)
+ROW = {"pid": PID, "name": NAME, "seat": (("int", 0, MAX_SEATS - 1), None), "host": bool,
+       "ready": bool, "connected": bool, "status": STATUS,
+       "out": ("enum", (None, "resigned", "dropped")), "score": NUM, "away": (NUM, None),
+       "foundation": COUNT, "face_up": COUNT, "moves": MOVES}
+STANDING = {"pid": PID, "name": NAME, "place": ("int", 1, MAX_SEATS), "result": RESULT,
+            "foundation": COUNT, "face_up": COUNT, "moves": MOVES,
+            "out": ("enum", (None, "resigned", "dropped")), "why": WHY}
+OUTCOME = {"result": ("enum", ("won", "lost", "draw", "resigned", "counted_out")),
+           "why": (WHY, ("enum", ("won", "lost", "draw"))),
+           "place": (("int", 1, MAX_SEATS), None), "of": (("int", 1, MAX_SEATS), None),
+           "foundation": COUNT, "face_up": COUNT, "moves": MOVES}
+END = {"reason": REASON, "winners": PIDS, "drawn": PIDS,
+       "decided_by": ("enum", (None, "foundation", "face_up", "tie"))}
+EVENT_FIELDS: dict[str, dict[str, Any]] = {
+    "joined": {"seat": (int, None)}, "seated": {"seat": int},
+    "left": {"why": ("enum", ("away", "removed"))},
+    "dropped": {}, "back": {}, "ready": {"ready": bool},
+    "settings": {"draw": DRAW, "minutes": KIND}, "lobby": {},
+    "started": {"race": int, "deal": int, "draw": DRAW, "minutes": KIND},
+    "moved": {"moves": MOVES, "foundation": COUNT, "face_up": COUNT},
+    "offered": {"offer": int}, "agreed": {"offer": int}, "refused": {"offer": int},
+    "cancelled": {"offer": int, "why": ("enum", ("moved", "out"))},
+    "resigned": {}, "counted_out": {}, "time_up": {},
+    "ended": {"reason": REASON, "winners": PIDS, "drawn": PIDS},
+}
+EVENT = {"n": ("int", 1, None), "kind": ("enum", tuple(EVENT_FIELDS)), "pid": (PID, None),
+         "name": (NAME, None)}
+VIEW = {"you": PID, "phase": ("enum", (LOBBY, RACING, OVER)), "race": ("int", 0, None),
+        "deal": (("int", 0, MAX_DEAL - 1), None), "draw": DRAW, "minutes": KIND,
+        "clock": (NUM, None), "ends_in": (NUM, None),
+        "can": {k: bool for k in CAN},
+        "outcome": (OUTCOME, None), "end": (END, None),
+        "players": ("list", ROW, MAX_SEATS + MAX_WATCHERS),
+        "offer": ({"id": int, "by": PID, "agreed": PIDS}, None),
+        "standings": (("list", STANDING, MAX_SEATS), None),
+        "tables": (("map", dict, MAX_SEATS), None),
+        "events": ("list", EVENT, EVENTS_KEPT), "event": ("int", 0, None)}
+
+
+def _check_view(m: Msg) -> None:
     v = m["view"]
-    if not _fits(v, VIEW_FIELDS) or not all(_fits(r, ROW_FIELDS) for r in v["players"]):
+    if not _ok(v, VIEW):
         raise _bad("view", "a table view as Table.view makes it")
-    offer = v["offer"]
-    if offer is not None and not (_fits(offer, {"id": int, "agreed": list})):
-        raise _bad("view", "an offer has an id and who agreed")
+    for e in v["events"]:
+        if not _ok(e, EVENT_FIELDS[e["kind"]]):
+            raise _bad("view", f"a {e['kind']} event as the table makes it")
+    for table in (v["tables"] or {}).values():
+        try:                      # the final tables are drawn: the engine reads them first
+            Position.from_json(table, Rules(v["draw"], None))
+        except ValueError:
+            raise _bad("view", "a final table that is no Klondike position") from None
 
 
 _PLAYER_CHECKS = {"sync": _check_sync, "view": _check_view}
 
 
-def parse_to_player(text: Any) -> dict:
+def parse_to_player(text: Any) -> Msg:
     """The host's message, checked; :class:`MessageError` if refused."""
     msg = TO_PLAYER.parse(text)
-    _PLAYER_CHECKS.get(msg["kind"], lambda m: None)(msg)
+    _PLAYER_CHECKS.get(msg["kind"], _no_check)(msg)
     return msg

@@ -28,12 +28,15 @@ from __future__ import annotations
 
 import json
 import random
+from functools import partial
+from typing import Any, Callable
 
 import kosynka.race.protocol as P
 
 from ..cards import card_name
+from ..game import Game
 from .host import Host
-from .memory import Network
+from .memory import MemoryLink, Network
 from .player import Player
 from .table import HOST, RACING
 
@@ -44,22 +47,20 @@ TIME_LIMIT = 6 * 3600.0   # fake seconds: a safety stop, never reached by these 
 
 
 class _Bot:
-    """One seat's bot. ``side`` is the Host (seat 0) or a Player."""
+    """One seat's bot, playing through its :class:`Player` (the host's own seat
+    too: :meth:`Host.own_player`)."""
 
-    def __init__(self, net: Network, side, pid: int, line: list[str], rng: random.Random,
-                 style: str, pace: float, forge=None) -> None:
-        self.net, self.side, self.pid, self.line = net, side, pid, line
+    def __init__(self, net: Network, side: Player, line: list[str], rng: random.Random,
+                 style: str, pace: float, forge: Callable[[], None] | None = None) -> None:
+        self.net, self.side, self.pid, self.line = net, side, side.pid, line
         self.rng, self.style, self.pace, self.forge = rng, style, pace, forge
-
-    def view(self) -> dict | None:
-        return self.side.view() if isinstance(self.side, Host) else self.side.view
 
     def schedule(self) -> None:
         low, high = (0.5, 1.5) if self.style == "line" else (1.0, 3.0)
         self.net.at(self.net.now + self.rng.uniform(low, high) * self.pace, self.act)
 
     def act(self) -> None:
-        v = self.view()
+        v = self.side.view
         if v is None or v["phase"] != RACING:
             if v is None or v["phase"] == "lobby" or v["race"] == 0:
                 self.schedule()
@@ -87,7 +88,7 @@ class _Bot:
             pass
         self.schedule()
 
-    def choose(self, game) -> str | None:
+    def choose(self, game: Game) -> str | None:
         log = game.log
         if self.style == "line" and log == self.line[:len(log)] and len(log) < len(self.line):
             return self.line[len(log)]
@@ -100,7 +101,8 @@ class _Bot:
         return self.rng.choice(legal)
 
 
-def _forger(player: Player, links: dict, seat: int, players: int, rng: random.Random):
+def _forger(player: Player, links: dict[int, MemoryLink], seat: int, players: int,
+            rng: random.Random) -> Callable[[], None]:
     """The hostile seat's forgeries: one text, sometimes, per action."""
 
     def forge() -> None:
@@ -121,8 +123,8 @@ def _forger(player: Player, links: dict, seat: int, players: int, rng: random.Ra
             lambda: P.move(n, pid, race + 1, rng.choice(legal), None),
             lambda: P.join(n, "x" * 20, pid, "f" * 16) + " " * P.TO_HOST_BYTES,
             lambda: "".join(chr(rng.randrange(32, 0x3000)) for _ in range(rng.randrange(1, 60))),
-            lambda: P.resign(n, pid).replace('"v":1', '"v":2'),
-            lambda: json.dumps({"v": 1, "id": n, "kind": "win", "pid": pid}),
+            lambda: P.resign(n, pid).replace(f'"v":{P.VERSION}', f'"v":{P.VERSION + 1}'),
+            lambda: json.dumps({"v": P.VERSION, "id": n, "kind": "win", "pid": pid}),
             lambda: P.join(n, "Again", pid, "0" * 16),     # a second join, or a wrong token
             lambda: P.resign(player.ack, pid),            # a replay: id already taken
         ]
@@ -133,15 +135,16 @@ def _forger(player: Player, links: dict, seat: int, players: int, rng: random.Ra
 
 def simulate(players: int = 2, kind: str = "last", draw: int = 1, seed: int = 0,
              faults: float = 0.0, hostile: int | None = None,
-             drops: list[tuple[int, float, float]] | None = None) -> dict:
+             drops: list[tuple[int, float, float]] | None = None) -> dict[str, Any]:
     """Run one race of bots; see the module docstring. ``kind`` is a key of
     :data:`KINDS`. ``drops`` — ``(seat, at, for)``: friend ``seat``'s
     connection drops ``at`` s after the start and comes back ``for`` s later
     — replaces the drops drawn from the seed."""
     net = Network(seed=seed, faults=faults)
     host = Host("Host", net.clock, seed=seed)
+    own = host.own_player()
     friends = [Player(f"Bot {i}", net.clock) for i in range(1, players)]
-    links: dict[int, object] = {}
+    links: dict[int, MemoryLink] = {}
 
     def connect(seat: int) -> None:
         h, p = net.pair(f"seat{seat}")
@@ -161,24 +164,23 @@ def simulate(players: int = 2, kind: str = "last", draw: int = 1, seed: int = 0,
     for seat in range(1, players):
         connect(seat)
     net.run(stop=lambda: all(f.pid is not None for f in friends))
-    host.set_settings(draw, KINDS[kind])
+    own.set_settings(draw, KINDS[kind])
     for f in friends:
         f.set_ready(True)
     net.run(stop=lambda: all(m.ready for m in host.table.seated() if m.pid != HOST))
-    host.start()
-    line = host.solution
+    own.start()
+    line = host.solution or []
 
     rng = random.Random(f"{seed}/bots")
     styles = ["line" if rng.random() < 0.5 else "random" for _ in range(players)]
     if "line" not in styles:
         styles[rng.randrange(players)] = "line"
-    sides = [host, *friends]
+    sides = [own, *friends]
     for seat, side in enumerate(sides):
         forge = None
         if seat == hostile:
             forge = _forger(side, links, seat, players, random.Random(f"{seed}/hostile"))
-        pid = HOST if seat == 0 else side.pid
-        bot = _Bot(net, side, pid, line, random.Random(f"{seed}/bot{seat}"), styles[seat],
+        bot = _Bot(net, side, line, random.Random(f"{seed}/bot{seat}"), styles[seat],
                    rng.uniform(0.8, 1.6), forge)
         bot.schedule()
 
@@ -193,12 +195,20 @@ def simulate(players: int = 2, kind: str = "last", draw: int = 1, seed: int = 0,
                     drops.append((seat, at, rng.uniform(2, 40)))
                     at += drops[-1][2]
     start = net.now
+    def cut(seat: int) -> None:
+        if links[seat].connected:
+            net.cut(links[seat])
+
+    def back(seat: int) -> None:
+        if not links[seat].connected:
+            connect(seat)
+
     for seat, at, down_for in drops:
-        net.at(start + at, lambda s=seat: links[s].connected and net.cut(links[s]))
-        net.at(start + at + down_for, lambda s=seat: links[s].connected or connect(s))
+        net.at(start + at, partial(cut, seat))
+        net.at(start + at + down_for, partial(back, seat))
 
     net.run(until=TIME_LIMIT)
-    views = {"host": host.view()["standings"]}
+    views = {"host": own.standings}
     views.update({str(f.pid): f.standings for f in friends})
     host_view = views["host"]
     return {
@@ -206,8 +216,9 @@ def simulate(players: int = 2, kind: str = "last", draw: int = 1, seed: int = 0,
         "players": players, "kind": kind, "draw": draw, "seed": seed,
         "faults": faults, "hostile": hostile,
         "bots": styles,
-        "seconds": round(host.table.ended_at - host.table.started_at, 3)
-        if host.table.ended_at is not None else None,
+        "seconds": (round(host.table.ended_at - host.table.started_at, 3)
+                    if host.table.ended_at is not None and host.table.started_at is not None
+                    else None),
         "peers": {peer: [{k: row[k] for k in ("pid", "name", "place", "foundation", "moves",
                                               "result")} for row in (st or [])]
                   for peer, st in views.items()},

@@ -24,7 +24,7 @@ __all__ = ["Link", "OPEN", "DROPPED", "CLOSED"]
 OPEN, DROPPED, CLOSED = "open", "dropped", "closed"
 
 
-def _ignore(*_args) -> None:
+def _ignore(*_args: object) -> None:
     pass
 
 

@@ -33,6 +33,10 @@ def open_page(new_context, base_url, name: str) -> Seat:
     page.goto(base_url)
     wait_ready(page)
     page.evaluate("n => localStorage.setItem('kosynka.race.name', n)", name)
+    # the links-only way, nothing asked off this machine (issue 19): a relay that
+    # refuses at once (nothing listens on the discard port) and no STUN server
+    page.evaluate("""() => { localStorage.setItem('kosynka.race.relays', '["ws://127.0.0.1:9"]');
+                             localStorage.setItem('kosynka.race.ice', '[]'); }""")
     return Seat(name, ctx, page)
 
 
@@ -169,3 +173,49 @@ def resign(seat: Seat) -> None:
     """``seat`` resigns from its race table, answering the confirmation (N8)."""
     seat.page.click("#race-screen [data-action=resign]")
     seat.page.click("#sheet [data-action=confirm]")
+
+
+# ------------------------------------------------------------------ the table link (issue 19)
+
+def table_link(host: Seat, timeout: float = 30_000) -> str:
+    """The host's one table link, once a relay answered (``#race[data-way=relay]``)."""
+    host.page.wait_for_selector("#race[data-way=relay] [data-table-link]", timeout=timeout)
+    return host.page.text_content("#race [data-table-link]")
+
+
+def join_table(seat: Seat, url: str, pid: int | None = None, timeout: float = 30_000) -> float:
+    """``seat`` opens the table link and taps Join; returns the seconds from the tap
+    to being seated (``#race li[data-you]``, with ``pid`` if given)."""
+    import time
+
+    p = seat.page
+    p.goto(url)
+    p.click("#race [data-action=join]")
+    t0 = time.perf_counter()
+    sel = "#race li[data-you]" + (f"[data-pid='{pid}']" if pid is not None else "")
+    try:
+        p.wait_for_selector(sel, state="attached", timeout=timeout)
+    except Exception as e:
+        raise AssertionError(f"{seat.name} not seated: {room_state(seat)}") from e
+    return time.perf_counter() - t0
+
+
+_ROOM = """() => { const r = globalThis.kosynkaPyodide.globals.get('app').race;
+  const room = r.room && r.room.room;
+  return {mode: r.mode, way: r.way, sheet: document.querySelector('#race').innerText.slice(0, 200),
+          pid: r.player ? r.player.pid : null, error: r.player ? r.player.error : null,
+          peers: room ? [...room.peers.keys()] : null, errors: room ? room.errors : null,
+          relays: room ? room.relaysOpen() : null, joins: room ? room.joins : null,
+          self: room ? room.selfId : null, lost_at: r.lost_at,
+          pcs: room && room.trystero ? Object.entries(room.trystero.getPeers()).map(
+            ([id, pc]) => [id, pc.connectionState, pc.iceConnectionState]) : null,
+          link: r.player && r.player.link ? [r.player.link.connected, r.player.link.steady] : null,
+          note: (document.querySelector('[data-race-note]') || {}).textContent || null}; }"""
+
+
+def room_state(seat: Seat) -> dict | str:
+    """Where a player's room stands (for a failure's message)."""
+    try:
+        return seat.page.evaluate(_ROOM)
+    except Exception as e:  # the page itself is broken: say so
+        return f"unreadable: {e}"

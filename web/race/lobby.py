@@ -13,10 +13,10 @@ import json
 
 import js
 
-from kosynka.race.table import NAME_MAX
+from kosynka.race.table import MINUTES, NAME_MAX
 
 from web.dom import control_selector, document, nil, window
-from web.race import signal
+from web.race import ice
 from web.race.dom import fill, h
 from web.race.signal import CodeError
 
@@ -69,7 +69,8 @@ class LobbySheets:
         key = "race_" + err.code.replace("/", "_")
         if err.code == "link/kind":
             key = "race_link_kind_" + item_kind
-        return h("p", {"class": "error", "data-linkerror": err.code, "role": "alert"}, self.tr(key))
+        return h("p", {"class": "error", "data-linkerror": err.code, "role": "alert"},
+                 self.tr(key, host=err.detail))
 
     def link_box(self, attr: str, url: str) -> object:
         """A link as text, its QR code, Copy and (where the browser has it) Share."""
@@ -98,7 +99,7 @@ class LobbySheets:
             for spec in specs))
 
     def render_lobby(self, v: dict) -> None:
-        is_host = self.host is not None
+        can = v["can"]
         me = next((p for p in v["players"] if p["pid"] == v["you"]), None)
         document.body.dataset.race = "lobby" if me and me["seat"] is not None else "watching"
         rows = []
@@ -121,30 +122,66 @@ class LobbySheets:
                             else self.tr("race_seat", n=p["seat"] + 1)),
                           h("span", {"class": "who"}, p["name"],
                             h("small", None, f" ({self.tr('race_you_mark')})") if p["pid"] == v["you"] else None),
-                          h("span", {"class": "mark"}, ", ".join(marks) + score)))
+                          h("span", {"class": "mark"}, ", ".join(marks) + score),
+                          h("button", {"type": "button", "data-action": "remove", "data-pid": p["pid"],
+                                       "aria-label": self.tr("race_remove_who", name=p["name"])},
+                            "×") if v["can"]["remove"] and not p["host"] else None))
         parts = [h("h2", None, self.tr("race_title") + " · " + self.table_name())]
-        if is_host:
+        if can["settings"]:
             parts += [self.name_field(), self.settings_rows(v)]
         else:
             parts += [h("p", {"class": "settings"}, self.settings_label(v["draw"], v["minutes"]))]
         parts.append(h("ul", {"class": "seats"}, *rows))
-        if is_host:
-            parts += self.invite_parts()
-            friends = [p for p in v["players"] if p["seat"] is not None and not p["host"]]
-            can_start = bool(friends) and all(p["ready"] for p in friends)
+        note = self.conn_note()
+        if note:
+            parts.append(h("p", {"class": "error", "data-race-note": note[0], "role": "status"}, note[1]))
+        if self.links is not None:
+            parts += self.table_parts()
+        if can["settings"]:
             parts.append(self.buttons(("leave", "race_leave"),
-                                      ("start", "race_start", {"disabled": not can_start})))
+                                      ("start", "race_start", {"disabled": not can["start"]})))
         else:
             ready = bool(me and me["ready"])
-            seated = bool(me and me["seat"] is not None)
             parts.append(self.buttons(
                 ("leave", "race_leave"),
-                ("ready", "race_ready", {"aria-pressed": "true" if ready else "false"}) if seated else None))
+                ("ready", "race_ready", {"aria-pressed": "true" if ready else "false"})
+                if can["ready"] else None))
         self.fill_sheet(*parts)
 
     def table_name(self) -> str:
-        table = self.links.table if self.links is not None else self.invite.table
+        if self.room is not None and self.host is not None:
+            table = self.room.table
+        elif self.table_link is not None:
+            table = self.table_link.table
+        else:
+            table = self.links.table if self.links is not None else self.invite.table
         return table_label(table)
+
+    def render_table_join(self) -> None:
+        """A friend's screen for a table link: who, what, their name and Join; then
+        how the connection goes (issue 19 item 4)."""
+        t = self.table_link
+        parts = [h("h2", None, self.tr("race_invitation", host=t.host)),
+                 h("p", {"class": "table-name"},
+                   self.tr("race_table_name", host=t.host, id=table_label(t.table))),
+                 h("p", {"class": "settings"}, self.settings_label(t.draw, t.minutes))]
+        p = self.player
+        if p is None:
+            parts += [self.name_field(), self.net_parts(),
+                      self.buttons(("leave", "race_leave"), ("join", "race_join"))]
+        elif p.error:
+            parts += [h("p", {"class": "error", "data-conn": "refused", "role": "alert"}, p.error),
+                      self.buttons(("leave", "race_leave"))]
+        elif self.unreachable:
+            parts += [h("p", {"class": "error", "data-conn": "unreachable", "role": "alert"},
+                        self.tr("race_unreachable", host=t.host)),
+                      self.net_parts(),
+                      self.buttons(("leave", "race_leave"), ("retry", "race_try_again"))]
+        else:
+            parts += [h("p", {"class": "conn", "data-conn": "joining", "role": "status"},
+                        self.tr("race_joining", host=t.host)),
+                      self.buttons(("leave", "race_leave"))]
+        self.fill_sheet(*parts)
 
     def name_field(self) -> object:
         return h("label", None, self.tr("race_you"),
@@ -163,11 +200,68 @@ class LobbySheets:
                  h("div", {"class": "row"}, h("span", None, self.tr("draw")),
                    seg("draw", v["draw"], [(1, self.tr("draw1")), (3, self.tr("draw3"))])),
                  h("div", {"class": "row"}, h("span", None, self.tr("race_kind")),
-                   seg("minutes", v["minutes"], [(m, self.kind_label(m)) for m in signal.MINUTES])))
+                   seg("minutes", v["minutes"], [(m, self.kind_label(m)) for m in MINUTES])))
+
+    def table_parts(self) -> list:
+        """The host's ways to bring friends: the table link over the relays, or the
+        links-only invites when no relay answers (issue 19 items 1–2), and the
+        Connection section."""
+        way, url = self.way, self.table_url()
+        parts = [h("p", {"class": "way", "data-way-text": way or ""},
+                   self.tr({"relay": "race_way_relay", "links": "race_way_links"}.get(
+                       way, "race_way_wait")))]
+        if way == "relay" and url:
+            parts += [h("p", {"class": "help"}, self.tr("race_table_help")),
+                      self.link_box("data-table-link", url)]
+        elif way == "links":
+            parts += self.invite_parts()
+        parts.append(self.net_parts())
+        return parts
+
+    def net_parts(self) -> object:
+        """The Connection section: which servers are asked (named), same Wi-Fi only,
+        a TURN server with its username and password; a refused one says why."""
+        if self.room is not None:
+            servers = self.room.servers
+        else:
+            servers = list(self.table_link.ice) if self.table_link is not None else []
+        stun = [ice.server_text(s) for s in servers if "username" not in s]
+        turn = next((s for s in servers if "username" in s), None)
+        draft = self.turn_draft or ((ice.server_text(turn), turn["username"], turn["credential"])
+                                    if turn else ("", "", ""))
+        internet = bool(servers)
+        words = (self.tr("race_net_note", servers=", ".join(stun)) if stun
+                 else self.tr("race_net_wifi_note"))
+        relays = self.room.relays if self.room is not None and self.host is not None else []
+        choice = h("select", {"data-field": "net", "aria-label": self.tr("race_net")},
+                   h("option", {"value": "internet", "selected": internet}, self.tr("race_net_internet")),
+                   h("option", {"value": "wifi", "selected": not internet}, self.tr("race_net_wifi")))
+        field = lambda name, label, value="", kind="text": h(
+            "input", {"type": kind, "data-field": name, "value": value, "aria-label": label,
+                      "placeholder": label, "autocomplete": "off"})
+        return h("details", {"class": "net", "open": bool(self.ice_error or self.ice_saved)},
+                 h("summary", None, self.tr("race_net")),
+                 h("p", {"class": "help"}, words),
+                 h("p", {"class": "help"}, self.tr("race_net_relays", relays=", ".join(
+                     r.split("//", 1)[-1] for r in relays))) if relays else None,
+                 h("div", {"class": "row"}, choice) if self.host is not None else None,
+                 h("p", {"class": "help"}, self.tr("race_turn")),
+                 h("div", {"class": "row turn"},
+                   field("turn-url", "turn:turn.example.org:3478", draft[0]),
+                   field("turn-user", self.tr("race_turn_user"), draft[1]),
+                   field("turn-pass", self.tr("race_turn_pass"), draft[2], "password"),
+                   h("button", {"type": "button", "data-action": "save-turn"}, self.tr("race_turn_save"))),
+                 h("p", {"class": "error", "data-ice-error": self.ice_error, "role": "alert"},
+                   self.tr("race_" + self.ice_error.replace("/", "_"))) if self.ice_error else None,
+                 h("p", {"class": "help", "data-ice-saved": True, "role": "status"},
+                   self.tr(self.ice_saved)) if self.ice_saved else None)
 
     def invite_parts(self) -> list:
         parts = [h("div", {"class": "row"},
                    h("button", {"type": "button", "data-action": "invite"}, self.tr("race_invite")))]
+        if self.open_invites and self.no_addresses:
+            parts.append(h("p", {"class": "error", "data-no-addresses": True, "role": "alert"},
+                           self.tr("race_no_addresses")))
         for url in self.open_invites:
             parts += [h("p", {"class": "help"}, self.tr("race_invite_help")),
                       self.link_box("data-invite-link", url)]
@@ -176,14 +270,12 @@ class LobbySheets:
               h("input", {"type": "text", "data-field": "reply", "placeholder": self.tr("race_paste"),
                           "autocomplete": "off"}),
               h("button", {"type": "button", "data-action": "paste-reply"}, self.tr("race_seat_them"))),
-            h("div", {"class": "paste-error"}),
-            h("details", None, h("summary", None, self.tr("race_stun")),
-              h("input", {"type": "text", "data-field": "stun", "value": self.links.stun,
-                          "placeholder": "stun:stun.example.org:3478", "autocomplete": "off"}),
-              h("p", {"class": "help"}, self.tr("race_stun_note")))]
+            h("div", {"class": "paste-error"})]
         return parts
 
     def render_join(self) -> None:
+        if self.table_link is not None:
+            return self.render_table_join()
         inv = self.invite
         parts = [h("h2", None, self.tr("race_invitation", host=inv.host)),
                  h("p", {"class": "table-name"},
@@ -193,7 +285,8 @@ class LobbySheets:
             parts += [self.name_field(), self.buttons(("leave", "race_leave"), ("join", "race_join"))]
         else:
             p = self.player
-            error = p.error if p is not None else None
+            error = None if p is None or p.error is None else (
+                self.tr("race_table_full") if p.error_code == "table/full" else p.error)
             parts += [h("p", {"class": "help"}, self.tr("race_reply_help", host=inv.host)),
                       self.link_box("data-reply-link", self.reply_url),
                       h("p", {"class": "error" if error else "conn",

@@ -1,5 +1,19 @@
-"""Seats by links (issue 11 item 2): the host's invites and the friends' replies
-become open :class:`~web.race.rtc.RtcLink`\\ s, with no server of ours (O4).
+"""Seats by links (issue 11 item 2, issue 19): open :class:`~web.race.rtc.RtcLink`\\ s
+for the host and the friends, with no server of ours (O4), two ways.
+
+The table link (issue 19, the way with internet):
+
+- :class:`HostRoom` — the host's page joins a Trystero room named by a fresh
+  secret on the Nostr relays and makes the one table link
+  (:meth:`HostRoom.table_link`); every page that joins the room becomes a link
+  handed to ``on_link`` (the host seats whoever says ``join``).
+- :class:`FriendRoom` — a friend's page joins the room of a table link and keeps
+  only the connection to the host's page (its peer id is in the link). When that
+  link drops, :meth:`FriendRoom.reconnect` joins the room again and again (fresh
+  announcements on every relay) until a new link to the host opens — the friend
+  comes back with no action from anyone (N9).
+
+The links-only way (issue 11, the offline way: no relay answers):
 
 - :class:`HostLinks` — the host's side: one pending peer connection per open
   invite (a *slot*, 1…``SLOTS``; the table seats whoever joins, the slot only
@@ -19,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import secrets
 import time
 from typing import Callable
 
@@ -28,9 +43,19 @@ from pyodide.ffi import create_proxy
 from web.race import rtc, signal
 from web.race.signal import CodeError, Invite, Reply
 
-__all__ = ["HostLinks", "join", "CHANNEL"]
+__all__ = ["HostLinks", "join", "CHANNEL", "HostRoom", "FriendRoom", "REJOIN_S", "JOIN_AGAIN_S"]
 
 CHANNEL = "kosynka-race"   # the same name in handover.mjs
+# after a drop, the friend joins the room again after each of these pauses (s),
+# the last one repeated: soon at first (the host announces again as the link
+# drops), then often enough that a comeback lands seconds after the network does
+REJOIN_S = (3.0, 5.0, 8.0)
+# while a first join has no link to the host yet: join again after these pauses
+# (a lost announcement or a failed first try costs seconds, not a minute)
+JOIN_AGAIN_S = (4.0, 5.0)
+# after the path is back: the pause before joining again, longer than Trystero's
+# 23 s for an offer or answer under way
+SETTLE_S = 25.0
 
 
 def minutes_now() -> int:
@@ -57,7 +82,7 @@ class HostLinks:
         free = [s for s in range(1, signal.SLOTS + 1) if s not in self.pending]
         slot = free[0] if free else self._order[0]
         self.cancel(slot)
-        peer = await rtc.new_peer(self.stun)
+        peer = await rtc.new_peer([{"urls": self.stun}] if self.stun else [])
         offer = await rtc.offer(peer)
         link = rtc.RtcLink(peer)
         self.pending[slot] = (peer, link, offer.ufrag)
@@ -124,10 +149,150 @@ class HostLinks:
             self._channel = self._proxy = None
 
 
+class _Room:
+    """A Trystero room of a table (``room.mjs``): its peers become links."""
+
+    def __init__(self, relays: list[str], servers: list[dict]) -> None:
+        self.relays, self.servers = list(relays), list(servers)
+        self.room = None
+        self._proxy = None
+        self.closed = False
+
+    async def _open(self, room_id: str, password: str) -> None:
+        self.room = await rtc.open_room(room_id, password, self.relays, self.servers)
+        self._proxy = create_proxy(self._peer)
+        self.room.onpeer = self._proxy
+
+    @property
+    def self_id(self) -> str:
+        return str(self.room.selfId)
+
+    def relays_open(self) -> int:
+        """How many of the relays have an open connection now."""
+        return int(self.room.relaysOpen()) if self.room is not None else 0
+
+    async def wait_relays(self, seconds: float) -> bool:
+        """True as soon as a relay answers; False if none does within ``seconds`` (or
+        all of them refused: no network at all)."""
+        deadline = time.monotonic() + seconds
+        while not self.closed and self.relays_open() == 0:
+            if time.monotonic() >= deadline or bool(self.room.relaysDown()):
+                return False       # none answered in time, or every one refused at once
+            await asyncio.sleep(0.1)
+        return not self.closed
+
+    def _peer(self, channel) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        if self.room is not None:
+            self.room.onpeer = None
+            self.room.close()
+        if self._proxy is not None:
+            self._proxy.destroy()
+            self._proxy = None
+
+
+class HostRoom(_Room):
+    """The host's room: a fresh table id and secret; every peer is handed over."""
+
+    def __init__(self, on_link: Callable[[rtc.RtcLink], None], relays: list[str],
+                 servers: list[dict]) -> None:
+        super().__init__(relays, servers)
+        self.table = random.getrandbits(32)
+        self.secret = secrets.token_bytes(signal.SECRET_BYTES)
+        self.on_link = on_link
+
+    async def open(self) -> None:
+        stub = signal.Table(self.table, self.secret, "0" * signal.PEER_ID_LEN, 1, None, 0, "",
+                            tuple(self.relays), tuple(self.servers))
+        await self._open(*signal.room_of(stub))
+
+    def table_link(self, host: str, draw: int, minutes: int | None) -> signal.Table:
+        return signal.Table(self.table, self.secret, self.self_id, draw, minutes, minutes_now(),
+                            host, tuple(self.relays), tuple(self.servers))
+
+    def _peer(self, channel) -> None:
+        if not self.closed:
+            self.on_link(rtc.RtcLink(channel))
+
+
+class FriendRoom(_Room):
+    """A friend's room: only the link to the host's page counts, and it comes back
+    by itself after a drop (:meth:`reconnect`)."""
+
+    def __init__(self, table: signal.Table, on_link: Callable[[rtc.RtcLink], None],
+                 servers: list[dict]) -> None:
+        super().__init__(list(table.relays), servers)
+        self.table = table
+        self.on_link = on_link
+        self.link: rtc.RtcLink | None = None
+        self._task: asyncio.Future | None = None
+
+    async def open(self) -> None:
+        await self._open(*signal.room_of(self.table))
+
+    def _peer(self, channel) -> None:
+        if self.closed or str(channel.id) != self.table.host_peer:
+            return  # another friend's page: Trystero connects everyone, we talk to the host
+        self.link = rtc.RtcLink(channel)
+        self.on_link(self.link)
+
+    @property
+    def linked(self) -> bool:
+        return self.link is not None and self.link.connected
+
+    async def rejoin(self, fresh: bool = False) -> None:
+        """Join the room again now (Try again; each step of :meth:`reconnect`);
+        ``fresh``: over new connections to the relays too (after a drop: the old ones
+        may wait a minute for TCP's backed-off retransmission once the path is back)."""
+        if self.room is not None and not self.closed:
+            await self.room.rejoin(fresh)
+
+    def reconnect(self, until: Callable[[], bool], pauses: tuple = REJOIN_S,
+                  repeat: bool = True) -> None:
+        """Join again after each of ``pauses`` (the last one repeated if ``repeat``),
+        or as soon as a relay whose connection had closed is back, until a link to
+        the host is open, or ``until()`` says to stop (the page gave up, or left). A
+        new call replaces the one under way."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        self._task = asyncio.ensure_future(self._retry(until, pauses, repeat))
+
+    async def _retry(self, until, pauses, repeat) -> None:
+        back = False
+        for i in range(10_000 if repeat else len(pauses)):
+            # once the path is seen back, a join under way is left to finish: each one
+            # cut short keeps the host's Trystero deaf to this page for 23 s
+            pause = SETTLE_S if back else pauses[min(i, len(pauses) - 1)]
+            end = time.monotonic() + pause
+            was = self.relays_open()
+            while time.monotonic() < end:
+                await asyncio.sleep(0.25)
+                if self.closed or self.linked or until():
+                    return
+                now = self.relays_open()
+                if not back and (now > was or bool(self.room.freshOpened())):
+                    back = True  # a relay is back, or a connection made during the
+                    break        # outage opened: the path is back — join again now
+                was = now
+            if self.closed or self.linked or until():
+                return
+            await self.rejoin(fresh=repeat and not back)   # new relay connections while out
+
+    def close(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        super().close()
+
+
 async def join(invite: Invite) -> tuple[rtc.RtcLink, Reply]:
     """The friend's side of an invite: the link (opens when the host takes the
     reply) and the reply to send back."""
-    peer = await rtc.new_peer(invite.stun)
+    peer = await rtc.new_peer([{"urls": invite.stun}] if invite.stun else [])
     answer = await rtc.answer(peer, invite.offer)
     return rtc.RtcLink(peer), Reply(answer, invite.table, invite.slot, invite.offer.ufrag)
 

@@ -1,35 +1,49 @@
-"""What a screen reader hears of a race (issues 11 and 13): the words for the
-page's live region when the race's view changes.
+"""What a race tells its players in words (issues 11, 13 and 18): the sentences
+for the page's live region and the race screen's news line, made from the
+table's **events** (``kosynka.race.table``: joined, left, dropped, back, ready,
+settings, started, moved, offered, agreed, refused, cancelled, resigned, counted
+out, time up, ended) — what happened, as the host's table knew it when it
+happened, never found by comparing two views.
 
-Pure (no browser import, tested on CPython): ``news(lang, before, after)`` takes
-two views of ``kosynka.race`` (``Table.view``: the one last shown and the new
-one) and returns the sentences to say; ``settings(lang, draw, minutes)`` says a
-race's settings in words.
+Pure (no browser import, tested on CPython): ``told(lang, events, view)`` takes
+the events a view brought (``Player.take_events``) and the view they came with
+(who "you" are, the standings at the end) and returns the sentences to say;
+``settings(lang, draw, minutes)`` says a race's settings in words; ``ending``
+and ``why`` word how a race ended and why each place (the results use them too).
 
 Decisions (what is said, politely, and what is not):
-- Said: someone sits at the table or starts watching, leaves it, loses the
-  connection or is back; a friend's Ready in the lobby (and its withdrawal); the
-  host's settings when they change in the lobby; the Start with the deal and the
-  settings (the deal's number only when it is short, as a solo game's: a race
-  deals from 64-bit random numbers, twenty digits nobody wants read out); an opponent out of the race (resigned, or away past the grace); a
-  draw offered, agreed to by someone, or off (refused, or cancelled by a move);
-  the end: who won, your result and your place ("Your place: 2 of 3"). The last
-  minute of a timed race is said by the race screen's clock.
+- Said: someone sits at the table or starts watching, leaves it (or is removed
+  by the host), loses the connection or is back; a friend's Ready in the lobby
+  (and its withdrawal); the host's settings when they change and on the way
+  back to the lobby; the Start with the deal and the settings (the deal's
+  number only when it is short, as a solo game's: a race deals from 64-bit
+  random numbers, twenty digits nobody wants read out); an opponent out of the
+  race (resigned, or away past the grace); a draw offered, agreed to, declined
+  — by whom, to everyone ("Bohdan declined the draw"), cancelled by a move; the
+  time up; the end: how it ended and who won, your result and your place ("Your
+  place: 2 of 3"). You out while the others race on: "You resigned — the race
+  goes on without you". The last minute of a timed race is said by the race
+  screen's clock.
 - Not said: an opponent's moves (the strip shows the counters; a race would be a
-  stream of words), and what you did yourself (your own Ready, offer answer,
-  resignation: the button says it) — except your own draw offer, said as waiting
-  for the others, since its answer comes later.
+  stream of words), and what you did yourself when its button says it (your
+  Ready, your agreement) — except your own draw offer, said as waiting for the
+  others, since its answer comes later, and your refusal.
 - Names are used as the players typed them; the sentences avoid gendered verbs
-  in Ukrainian and Russian ("Богдан: готово", "Богдан знову на зв'язку"), as do
-  the lobby's marks and the results' words (готово, перемога, поразка, вихід з
-  гонки), which a name of any gender reads with.
+  in Ukrainian and Russian ("Богдан: готово", "Богдан відхиляє нічию", present
+  tense), as do the lobby's marks and the results' words (готово, перемога,
+  поразка, вихід з гонки), which a name of any gender reads with.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from kosynka.race.table import GRACE, RACING
+
 from web.i18n import t
 from web.speech import plural
 
+Json = dict[str, Any]   # a view, an event, a standings row (kosynka.race.protocol checks them)
 DEAL_DIGITS = 6  # a longer deal number is not read out (a race's is 64-bit random)
 
 
@@ -39,70 +53,92 @@ def settings(lang: str, draw: int, minutes: int | None) -> str:
     return f"{t(lang, 'draw1' if draw == 1 else 'draw3')}, {kind}"
 
 
-def _say(lang: str, key: str, **kw) -> str:
+def _say(lang: str, key: str, **kw: object) -> str:
     return t(lang, key).format(**kw)
 
 
-def news(lang: str, before: dict | None, after: dict | None) -> list[str]:
-    """The sentences worth saying between two views (none for the first one)."""
-    if before is None or after is None:
+def _names(view: Json, pids: list[int]) -> str:
+    names = {p["pid"]: p["name"] for p in view["players"]}
+    names.update({s["pid"]: s["name"] for s in view["standings"] or ()})
+    return ", ".join(names.get(pid, "?") for pid in pids)
+
+
+def ending(lang: str, view: Json) -> str:
+    """How the race in ``view`` ended and who won, in one sentence ("" while it runs)."""
+    end = view.get("end")
+    if not end:
+        return ""
+    if end["reason"] == "agreed":
+        return t(lang, "race_end_agreed")
+    key = end["reason"] if end["reason"] != "time_up" else end["decided_by"]
+    sentence = _say(lang, "race_end_" + key, name=_names(view, end["winners"] or end["drawn"]))
+    return (t(lang, "race_time_up") + " " + sentence) if end["reason"] == "time_up" else sentence
+
+
+def why(lang: str, row: Json) -> str:
+    """Why a standings row has its place: "all 52 up", "12 on foundations, 30 face up"…"""
+    return _say(lang, "race_why_" + row["why"], f=row["foundation"], u=row["face_up"], s=int(GRACE))
+
+
+def told(lang: str, events: list[Json], view: Json | None) -> list[str]:
+    """The sentences worth saying for ``events`` (oldest first), for the viewer of ``view``."""
+    if view is None:
         return []
-    me = after["you"]
+    me = view["you"]
     out: list[str] = []
-    started = after["phase"] == "racing" and (before["phase"] != "racing" or before["race"] != after["race"])
-    if started:
-        deal = (_say(lang, "race_deal_n", n=after["deal"]) if len(str(after["deal"])) <= DEAL_DIGITS
-                else t(lang, "race_deal_any"))
-        return [_say(lang, "race_started", deal=deal, settings=settings(lang, after["draw"], after["minutes"]))]
-    old = {p["pid"]: p for p in before["players"]}
-    new = {p["pid"]: p for p in after["players"]}
-    for pid, p in new.items():
-        was = old.get(pid)
-        if pid == me:
-            continue
-        name = p["name"]
-        if was is None:
-            out.append(_say(lang, "race_joined" if p["seat"] is not None or after["phase"] == "lobby"
-                            else "race_now_watching", name=name))
-            continue
-        if was["connected"] != p["connected"]:
-            out.append(_say(lang, "race_back" if p["connected"] else "race_conn_lost", name=name))
-        if after["phase"] == before["phase"] == "lobby" and was["ready"] != p["ready"]:
-            out.append(_say(lang, "race_is_ready" if p["ready"] else "race_is_not_ready", name=name))
-        if was["status"] == "racing" and p["out"] and not was["out"]:
-            out.append(_say(lang, "race_resigned" if p["out"] == "resigned" else "race_out_away", name=name))
-    out += [_say(lang, "race_left", name=p["name"]) for pid, p in old.items() if pid not in new]
-    if after["phase"] == "lobby" and (before["phase"] != "lobby" or (before["draw"], before["minutes"])
-                                       != (after["draw"], after["minutes"])):
-        out.append(_say(lang, "race_settings_now", settings=settings(lang, after["draw"], after["minutes"])))
-    if after["phase"] == "racing":
-        out += _offer_news(lang, before, after, new)
-    elif before["phase"] == "racing" and after["phase"] == "over":
-        out += _end_news(lang, after)
+    for e in events:
+        kind, pid, name = e["kind"], e["pid"], e["name"] or "?"
+        mine = pid == me
+        if kind == "joined" and not mine:
+            out.append(_say(lang, "race_joined" if e["seat"] is not None else "race_now_watching",
+                            name=name))
+        elif kind == "seated" and not mine:
+            out.append(_say(lang, "race_joined", name=name))
+        elif kind == "left":
+            out.append(_say(lang, "race_removed" if e["why"] == "removed" else "race_left", name=name))
+        elif kind in ("dropped", "back") and not mine:
+            out.append(_say(lang, "race_conn_lost" if kind == "dropped" else "race_back", name=name))
+        elif kind == "ready" and not mine:
+            out.append(_say(lang, "race_is_ready" if e["ready"] else "race_is_not_ready", name=name))
+        elif kind == "settings":
+            out.append(_say(lang, "race_settings_now", settings=settings(lang, e["draw"], e["minutes"])))
+        elif kind == "lobby":
+            out.append(_say(lang, "race_settings_now",
+                            settings=settings(lang, view["draw"], view["minutes"])))
+        elif kind == "started":
+            deal = (_say(lang, "race_deal_n", n=e["deal"]) if len(str(e["deal"])) <= DEAL_DIGITS
+                    else t(lang, "race_deal_any"))
+            out.append(_say(lang, "race_started", deal=deal,
+                            settings=settings(lang, e["draw"], e["minutes"])))
+        elif kind == "offered":
+            out.append(t(lang, "race_offer_wait") if mine else _say(lang, "race_offer_from", name=name))
+        elif kind == "agreed" and not mine:
+            out.append(_say(lang, "race_agrees", name=name))
+        elif kind == "refused":
+            out.append(t(lang, "race_you_declined") if mine else _say(lang, "race_declined", name=name))
+        elif kind == "cancelled":
+            out.append(_say(lang, "race_offer_moved", name=name) if e["why"] == "moved" and not mine
+                       else t(lang, "race_offer_off"))
+        elif kind in ("resigned", "counted_out"):
+            if not mine:
+                out.append(_say(lang, "race_resigned" if kind == "resigned" else "race_out_away",
+                                name=name))
+            elif view["phase"] == RACING:
+                out.append(t(lang, "race_you_out") if kind == "resigned"
+                           else _say(lang, "race_you_counted_out", s=int(GRACE)))
+        elif kind == "time_up":
+            continue                      # said with the end, in one sentence
+        elif kind == "ended":
+            out += _end(lang, view)
     return out
 
 
-def _offer_news(lang: str, before: dict, after: dict, players: dict) -> list[str]:
-    was, now, me = before["offer"], after["offer"], after["you"]
-    if now is not None and (was is None or was["id"] != now["id"]):
-        if now["by"] == me:
-            return [t(lang, "race_offer_wait")]
-        return [_say(lang, "race_offer_from", name=players.get(now["by"], {}).get("name", "?"))]
-    if now is not None:
-        return [_say(lang, "race_agrees", name=players[pid]["name"])
-                for pid in now["agreed"] if pid not in was["agreed"] and pid != me and pid in players]
-    if was is not None:
-        return [t(lang, "race_offer_off")]
-    return []
-
-
-def _end_news(lang: str, after: dict) -> list[str]:
-    standings = after["standings"] or []
-    mine = next((s for s in standings if s["pid"] == after["you"]), None)
-    winners = [s["name"] for s in standings if s["result"] == "won" and s["pid"] != after["you"]]
-    out = [_say(lang, "race_winner", name=", ".join(winners))] if winners else []
-    if mine is None:
-        return out or [t(lang, "race_over")]
-    out.append(t(lang, {"won": "race_you_won", "lost": "race_you_lost", "draw": "race_you_draw"}[mine["result"]]))
-    out.append(_say(lang, "race_place", place=mine["place"], n=len(standings)))
+def _end(lang: str, view: Json) -> list[str]:
+    standings = view["standings"] or []
+    out = [ending(lang, view)] if view.get("end") else [t(lang, "race_over")]
+    mine = next((s for s in standings if s["pid"] == view["you"]), None)
+    if mine is not None:
+        out.append(t(lang, {"won": "race_you_won", "lost": "race_you_lost",
+                            "draw": "race_you_draw"}[mine["result"]]))
+        out.append(_say(lang, "race_place", place=mine["place"], n=len(standings)))
     return out

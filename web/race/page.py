@@ -2,14 +2,22 @@
 friend's join screen (their sheets: ``web.race.lobby``), the hand-over tab, and the
 race itself (``web.race.screen``).
 
-The host's page runs ``kosynka.race.Host`` (the truth of the race); a friend's page
-runs a ``kosynka.race.Player``; every message between them goes over a WebRTC link
-(``web.race.rtc``) and through the race protocol's checks. This module only shows
-what they hold and hands them the player's actions.
+Every page at a table runs a ``kosynka.race.Player`` for its own seat and shows
+what it holds: one path, whoever the page is. The host's page also runs
+``kosynka.race.Host`` (the truth of the race), whose own seat is that page's
+``Player`` over an in-memory link (``Host.own_player``); a friend's ``Player``
+talks to the host over a WebRTC link (``web.race.rtc``), through the same
+protocol checks. What only the host's page does is the table's life: its links and
+invites, its timers (``Host.tick``), and asking before it closes.
 
 Routes (the URL fragment, read at start-up and on ``hashchange``, then cleared so
 a reload does not reopen an old invite):
 
+- ``#table=<code>`` — the table link (issue 19): the friend sees the table's name,
+  the host and the settings, types a name and presses Join; the page finds the
+  host's page through the Nostr relays the link names (``web.race.net.FriendRoom``)
+  and is seated. A page that remembers a seat at this table (another tab, a tab the
+  browser closed) goes back to it at once, no Join needed.
 - ``#race=<code>`` — an invite: the friend sees the table's name, the host and the
   settings, types a name, presses Join and sends back the reply link shown (text,
   QR code, Copy, Share). The page connects as soon as the host opens the reply.
@@ -19,17 +27,40 @@ a reload does not reopen an old invite):
 
 Decisions (user-visible):
 
-- Invites: the host's Invite makes one link (one pending peer connection) for one
+- Two ways (issue 19): with internet, one table link for everyone (the lobby says
+  "over the internet"); when no relay answers within ``RELAY_WAIT_S`` the lobby
+  says so and offers the links-only way below (two phones on one hotspot), and
+  goes back to the table link by itself once a relay answers.
+- Connection settings (the lobby's Connection section): the STUN servers asked
+  for a public address are named there; "same Wi-Fi only" asks none; a TURN
+  server (URL, username, password) may be typed — a typed server that cannot be
+  used is said at once and kept out. They are stored in
+  ``localStorage["kosynka.race.ice"]`` (the relays in ``…relays``; both read when
+  a table opens) and travel with the table link; a friend's own TURN server is
+  used next to the host's. A change while friends are at the table applies to the
+  next table (their connections were made with the old one).
+- Nobody waits for ever: a join not seated within ``JOIN_WAIT_S`` says why it may
+  be and offers Try again; a friend whose link drops sees the seconds left of the
+  60-s grace on their own table while the page reconnects by itself
+  (``FriendRoom.reconnect``), and, back after the grace, that the host counted
+  them out, with the result as the host holds it; after ``GIVE_UP_S`` without an
+  answer the page stops trying and says so.
+- The seat (N9): a friend's pid and token per table are kept in localStorage
+  (``kosynka.race.seats``), so another tab of the same browser is the same seat;
+  the tab that takes it over tells the others (``BroadcastChannel``
+  ``kosynka-race-seat``), which leave the table and say so.
+- Invites (links-only): the host's Invite makes one link (one pending peer connection) for one
   friend; the table seats whoever joins first in the free seats, later arrivals
   watch (N3). The same button brings back a friend whose connection dropped: a
   fresh link exchange, within the 60 s of N9.
 - Names are remembered on the device (``kosynka.race.name``); the host's settings
-  too (``kosynka.race.settings``); a STUN server only if the host types one
-  (``kosynka.race.stun``; none by default, so nothing leaves the device).
-- Coming back (N9): a friend's tab remembers its seat (``sessionStorage``:
+  too (``kosynka.race.settings``). The links-only way uses no ICE server (it is the
+  way for one Wi-Fi with no internet).
+- Coming back (N9), links-only: a friend's tab remembers its seat (``sessionStorage``:
   table, pid, token). After a reload or a drop it says whose table it was at and
   asks for a new link from the host; opening that link puts it back at its table
-  exactly as the host holds it.
+  exactly as the host holds it. With a table link the tab reopens that link itself
+  after a reload.
 - The host's page is the table: if it reloads or closes, the race cannot go on
   (the truth lived there). The host's page asks before it is closed during a race;
   the friends see "connection lost" at once and, when no new link came within the
@@ -39,7 +70,13 @@ Decisions (user-visible):
   race ends in seconds, the grace too). No control of the page sets it.
 
 DOM contract (tests rely on it): ``data-action`` = race (menu), invite, join,
-ready, start (lobby) and those of ``web.race.screen``; ``[data-invite-link]`` /
+ready, start, retry (lobby, join) and those of ``web.race.screen``;
+``[data-table-link]`` holds the table link as text; ``#race[data-way]`` is
+``wait``, ``relay`` or ``links`` on the host's page; ``[data-conn]`` on a friend's
+join screen is ``joining``, ``unreachable`` or ``open``; ``[data-ice-error]``
+names a refused server setting (``ice/…``); ``[data-race-note]`` is the friend's
+own connection state on the race screen (``lost``, ``late``, ``out``, ``gone``);
+``[data-invite-link]`` /
 ``[data-reply-link]`` hold the links as text; a refused link shows
 ``[data-linkerror=link/…]``; ``html[data-race-handover]`` (and, once worded,
 ``#race[data-handover]``) is ``ok`` / ``none`` / a ``link/…`` code; lobby seats
@@ -53,26 +90,40 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 
 import js
 
 from kosynka.position import IllegalMoveError, InvalidMoveError
 from kosynka.race import Host, Player, RaceError
-from kosynka.race.table import LOBBY, NAME_MAX, RACING, check_name
+from kosynka.race.table import DRAWS, GRACE, LOBBY, MINUTES, NAME_MAX, RACING, check_name
 
 from web.dom import SOLO_PAGE, document, nil, window
 from web.i18n import t
-from web.race import net, news, signal
+from web.race import ice, net, news, signal
 from web.race.dom import fill, h
 from web.race.screen import RaceScreen
 from web.race.lobby import NAME_KEY, LobbySheets, _get, _set
-from web.race.signal import CodeError, Invite
+from web.race.signal import CodeError, Invite, Table
 
-STUN_KEY = "kosynka.race.stun"
+ICE_KEY = "kosynka.race.ice"
+RELAYS_KEY = "kosynka.race.relays"
 SETTINGS_KEY = "kosynka.race.settings"
 SPEED_KEY = "kosynka.race.test_speed"
 SEAT_KEY = "kosynka.race.seat"      # sessionStorage: the friend's way back (N9)
-GRACE_S = 60
+USED_KEY = "kosynka.race.used"      # localStorage: the invites this browser answered
+USED_KEPT = 20
+SEATS_KEY = "kosynka.race.seats"    # localStorage: the friend's seat per table (N9)
+SEATS_KEPT = 8
+TABS = "kosynka-race-seat"          # BroadcastChannel: a seat taken over by another tab
+RELAY_WAIT_S = 5.0                  # no relay answers: the links-only way
+JOIN_WAIT_S = 15.0                  # a join not seated by then says why it may be
+GIVE_UP_S = 300.0                   # a friend stops reconnecting after this long
+
+
+def real_s() -> float:
+    """The page's monotonic time (s), never sped up: connection timers."""
+    return float(js.performance.now()) / 1000
 
 
 class RacePage(LobbySheets):
@@ -82,17 +133,28 @@ class RacePage(LobbySheets):
         self.app = app
         self.mode: str | None = None          # host | friend | handover | error
         self.links: net.HostLinks | None = None
-        self.host: Host | None = None
-        self.player: Player | None = None
+        self.host: Host | None = None         # the table, on the host's page only
+        self.player: Player | None = None     # our own seat, on every page at a table
         self.invite: Invite | None = None     # the friend's invite
         self.reply_url: str | None = None
         self.open_invites: list[str] = []     # the host's invite links not yet answered
         self.settings = self._load_settings()
-        self.lost_at: float | None = None     # the friend's link dropped (N9)
+        self.lost_at: float | None = None     # the friend's link dropped (N9), real s
+        self.room: net.HostRoom | net.FriendRoom | None = None   # the table link's room
+        self.table_link: Table | None = None  # the friend's table link
+        self.way: str | None = None           # the host's: wait, relay, links
+        self.ice_error: str | None = None     # ice/… of a setting that was refused
+        self.ice_saved: str | None = None     # the words said after a setting was saved
+        self.turn_draft: tuple | None = None  # a TURN server typed but refused: shown again
+        self.join_at: float | None = None     # a friend pressed Join (real s)
+        self.unreachable = False
+        self.no_addresses = False             # the last invite had no address at all
+        self._tab = f"{random.getrandbits(48):012x}"
+        self._claimed: tuple | None = None    # (table, pid) this tab told the others it holds
+        self._tabs = js.BroadcastChannel.new(TABS)
         self._speed = 1.0
         self._t0 = self._p0 = 0.0
         self._dirty = False
-        self._told: dict | None = None        # the view last said in the live region
         document.head.appendChild(h("link", {"rel": "stylesheet", "href": "web/race/race.css"}))
         self.sheet = h("div", {"class": "sheet", "role": "dialog", "aria-modal": "true",
                                "aria-labelledby": "race-title", "tabindex": "-1"})
@@ -104,6 +166,7 @@ class RacePage(LobbySheets):
         on(self.root, "change", self.on_change)
         on(window, "hashchange", lambda ev: self.route(str(window.location.hash)))
         on(window, "beforeunload", self.on_beforeunload)
+        on(self._tabs, "message", self.on_tabs)
         self._frame = app.listeners.proxy(lambda *a: self.render())
         self._tick = app.listeners.proxy(lambda *a: self.tick())
         self._interval = None
@@ -159,7 +222,7 @@ class RacePage(LobbySheets):
     def _load_settings(self) -> dict:
         try:
             s = json.loads(_get("localStorage", SETTINGS_KEY) or "{}")
-            if s.get("draw") in (1, 3) and s.get("minutes") in signal.MINUTES:
+            if s.get("draw") in DRAWS and s.get("minutes") in MINUTES:
                 return {"draw": s["draw"], "minutes": s["minutes"]}
         except (ValueError, AttributeError):
             pass
@@ -203,28 +266,32 @@ class RacePage(LobbySheets):
         return self._screen
 
     def view(self) -> dict | None:
-        if self.host is not None:
-            return self.host.view()
-        if self.player is not None:
-            return self.player.view
-        return None
+        return self.player.view if self.player is not None else None
 
     # ------------------------------------------------------------ routes
     def route(self, fragment: str) -> bool:
-        """Open the screen a ``#race=`` / ``#reply=`` fragment names; False if none."""
-        if not fragment.startswith(("#race=", "#reply=")):
+        """Open the screen a ``#table=`` / ``#race=`` / ``#reply=`` fragment names;
+        False if none."""
+        if not fragment.startswith(("#table=", "#race=", "#reply=")):
             return False
         window.history.replaceState(js.undefined, "", str(window.location.pathname)
                                     + str(window.location.search))
         try:
             item = signal.parse_link(fragment)
-            if isinstance(item, Invite):
+            if isinstance(item, (Invite, Table)):
                 signal.check_invite_age(item, net.minutes_now())
         except CodeError as e:
             self.show_error(e)
             return True
-        if isinstance(item, Invite):
+        if isinstance(item, Table):
             if self.mode == "host":
+                self.show_error(CodeError("link/kind", ""), "invite")
+            elif not (self.table_link == item and self.player is not None):
+                self.open_invite(item)   # the same link again at the same table changes nothing
+        elif isinstance(item, Invite):
+            if self.used(item):
+                self.show_error(CodeError("link/used", item.host), "invite")
+            elif self.mode == "host":
                 self.show_error(CodeError("link/kind", ""), "invite")
             elif self.player is not None and self.player.connected and self.player.view is not None:
                 # already at a table: an invite opened twice changes nothing (a link that
@@ -242,7 +309,8 @@ class RacePage(LobbySheets):
     def show_error(self, err: CodeError, item_kind: str = "reply") -> None:
         if self.mode in ("host", "friend"):
             self.app.toast(self.tr("race_" + err.code.replace("/", "_")
-                                   if err.code != "link/kind" else "race_link_kind_" + item_kind), 5000)
+                                   if err.code != "link/kind" else "race_link_kind_" + item_kind,
+                                   host=err.detail), 5000)
             return
         self.mode = "error"
         self.fill_sheet(h("h2", None, self.tr("race_title")), self.link_error(err, item_kind),
@@ -281,15 +349,55 @@ class RacePage(LobbySheets):
             self.leave()
             self.mode = "host"
             self._speed, self._t0, self._p0 = 1.0, 0.0, float(js.performance.now()) / 1000
-            self.links = net.HostLinks(self.attach, _get("localStorage", STUN_KEY) or "")
+            self.links = net.HostLinks(self.attach)   # the links-only way: no ICE server
             self.links.listen()
-            self.host = Host(self.my_name(), self.clock)
-            self.host.on_change = self.changed
-            s = self.settings
-            self.host.set_settings(s["draw"], s["minutes"])
+            self.new_table()
             self._ticking()
+            self.open_room()
         self._solo(pause=True)
         self.render()
+
+    def net_settings(self) -> tuple[list[dict], list[str]]:
+        """The ICE servers and relays to use now (``web.race.ice``); a stored value
+        that cannot be used gives the defaults, and is said in the lobby."""
+        servers, err1 = ice.load_ice(_get("localStorage", ICE_KEY))
+        relays, err2 = ice.load_relays(_get("localStorage", RELAYS_KEY))
+        err = err1 or err2
+        self.ice_error = err.code if err else None
+        return servers, relays
+
+    def open_room(self) -> None:
+        """The host's table on the relays (the table link), and which way is in use."""
+        if self.room is not None:
+            self.room.close()
+        servers, relays = self.net_settings()
+        self.room = room = net.HostRoom(self.attach, relays, servers)
+        self.way = "wait"
+
+        async def opened() -> None:
+            await room.open()
+            ok = await room.wait_relays(RELAY_WAIT_S)
+            if self.room is room:
+                self.way = "relay" if ok else "links"
+                self.changed()
+
+        asyncio.ensure_future(opened())
+
+    def table_url(self) -> str | None:
+        """The table link of the host's page, once its room is open."""
+        room, v = self.room, self.view()
+        if not isinstance(room, net.HostRoom) or room.room is None or v is None:
+            return None
+        return signal.link(str(window.location.href),
+                           room.table_link(self.my_name(), v["draw"], v["minutes"]))
+
+    def new_table(self) -> None:
+        """The host's table and our own seat at it, with the remembered settings."""
+        self.host = Host(self.my_name(), self.clock)
+        self.player = self.host.own_player()
+        self.player.on_change = self.changed
+        s = self.settings
+        self.player.set_settings(s["draw"], s["minutes"])
 
     def attach(self, link) -> None:
         """A friend's link opened: the host takes it (newcomer or comeback)."""
@@ -299,11 +407,11 @@ class RacePage(LobbySheets):
         self.changed()
 
     async def make_invite(self) -> None:
-        host = self.host
-        s = host.view()
+        s = self.view()
         inv = await self.links.invite(self.my_name(), s["draw"], s["minutes"])
         url = signal.link(str(window.location.href), inv)
         self.open_invites = [url]  # the panel shows the newest invite
+        self.no_addresses = not inv.offer.candidates   # offline: it reaches nobody; say so
         self.render()
         box = self.sheet.querySelector("[data-invite-link]")
         if not nil(box):  # the link and its QR code in sight (a phone scrolls the lobby)
@@ -325,34 +433,125 @@ class RacePage(LobbySheets):
 
     def rename_host(self) -> None:
         """The host typed a new name: a table nobody has joined yet starts anew."""
-        if self.host is not None and len(self.host.view()["players"]) == 1:
-            old = self.host
-            self.host = Host(self.my_name(), self.clock)
-            self.host.on_change = self.changed
-            v = old.view()
-            self.host.set_settings(v["draw"], v["minutes"])
+        if self.host is not None and len(self.host.table.members) == 1:
+            self.new_table()
             self.render()
 
-    def start(self) -> None:
-        self._test_speed()
-        self.act(self.host.start)
-
     def act(self, fn, *args) -> None:
-        """Do an action of the race; one the rules refuse is said in a toast."""
+        """Do an action of the race; one the rules refuse (here, or by the host:
+        the host's own seat hears at once) is said in a toast."""
+        refused = len(self.player.rejects)
         try:
             fn(*args)
         except RaceError as e:
             self.app.toast(e.detail, 3000)
+            return
+        if len(self.player.rejects) > refused:
+            self.app.toast(self.player.rejects[-1]["detail"], 3000)
 
     # ------------------------------------------------------------ friend
-    def open_invite(self, invite: Invite) -> None:
+    def open_invite(self, item: Invite | Table) -> None:
+        """The friend's join screen for an invite (links-only) or a table link."""
         self.leave()
         self.mode = "friend"
-        self.invite = invite
+        if isinstance(item, Table):
+            self.table_link = item
+        else:
+            self.invite = item
         self._solo(pause=True)
         self.render()
+        if isinstance(item, Table) and self.seat_of(item.table) is not None:
+            asyncio.ensure_future(self.join_table())   # our seat, from another tab: back at once
+
+    def friend_servers(self, t: Table) -> list[dict]:
+        """The host's ICE servers, and a TURN server of the friend's own if they set one."""
+        own, _ = ice.load_ice(_get("localStorage", ICE_KEY))
+        extra = [s for s in own if s not in t.ice and "username" in s]
+        return list(t.ice) + extra
+
+    async def join_table(self) -> None:
+        t = self.table_link
+        self.player = Player(self.my_name(), self.clock)
+        seat = self.seat_of(t.table)
+        if seat is not None:
+            self.player.pid, self.player.token = seat["pid"], seat["token"]
+        self.player.on_change = self.changed
+        self._ticking()
+        self.join_at, self.unreachable = real_s(), False
+        self.room = net.FriendRoom(t, self._host_link, self.friend_servers(t))
+        _set("sessionStorage", SEAT_KEY, json.dumps({"code": signal.encode(t)}))
+        self.render()
+        await self.room.open()
+        self.room.reconnect(until=lambda: self.view() is not None or self.unreachable,
+                            pauses=net.JOIN_AGAIN_S, repeat=False)
+
+    def _host_link(self, link) -> None:
+        """A (new) link to the host's page opened: our seat talks over it."""
+        if self.player is None:
+            return link.close()
+        self.player.connect(link)
+        link.on_status = self._friend_status(link.on_status)
+
+    def retry(self) -> None:
+        """Try again: join the room anew (fresh announcements on every relay)."""
+        if not isinstance(self.room, net.FriendRoom):
+            return
+        if self.friend_servers(self.table_link) != self.room.servers:  # a TURN server typed
+            self.room.close()
+            asyncio.ensure_future(self.join_table())
+            return
+        self.join_at, self.unreachable = real_s(), False
+        self.render()
+        asyncio.ensure_future(self.room.rejoin())
+
+    def seat_of(self, table: int) -> dict | None:
+        """Our seat at ``table`` as kept in localStorage (pid, token), or None."""
+        try:
+            seats = json.loads(_get("localStorage", SEATS_KEY) or "{}")
+            seat = seats.get(str(table)) if isinstance(seats, dict) else None
+            if isinstance(seat, dict) and isinstance(seat.get("pid"), int) and isinstance(
+                    seat.get("token"), str):
+                return seat
+        except ValueError:
+            pass
+        return None
+
+    def keep_seat(self, table: int, pid: int, token: str) -> None:
+        try:
+            seats = json.loads(_get("localStorage", SEATS_KEY) or "{}")
+            seats = seats if isinstance(seats, dict) else {}
+        except ValueError:
+            seats = {}
+        if self._claimed != (table, pid):   # seated here: other tabs at this seat leave it
+            self._claimed = (table, pid)
+            self._tabs.postMessage(json.dumps({"table": table, "pid": pid, "tab": self._tab}))
+        if (seats.get(str(table)) or {}).get("token") == token:
+            return
+        seats.pop(str(table), None)
+        seats[str(table)] = {"pid": pid, "token": token, "at": net.minutes_now()}
+        for old in list(seats)[:-SEATS_KEPT]:
+            seats.pop(old)
+        _set("localStorage", SEATS_KEY, json.dumps(seats))
+
+    def on_tabs(self, ev) -> None:
+        """Another tab of this browser took our seat at this table: we leave it."""
+        try:
+            msg = json.loads(str(ev.data))
+            table, pid, tab = msg["table"], msg["pid"], msg["tab"]
+        except (ValueError, KeyError, TypeError):
+            return
+        p, t = self.player, self.table_link
+        if t is not None and p is not None and tab != self._tab and (table, pid) == (t.table, p.pid):
+            self.leave()
+            self.mode = "error"
+            self.fill_sheet(h("h2", None, self.tr("race_title")),
+                            h("p", {"class": "big", "data-other-tab": True}, self.tr("race_other_tab")),
+                            self.buttons(("leave", "close")))
+            self.root.hidden = False
 
     async def join(self) -> None:
+        if self.table_link is not None:
+            return await self.join_table()
         invite = self.invite
         name = self.my_name()
         link, reply = await net.join(invite)
@@ -365,15 +564,60 @@ class RacePage(LobbySheets):
         self.player.connect(link)
         link.on_status = self._friend_status(link.on_status)
         self.reply_url = signal.link(str(window.location.href), reply)
+        self.mark_used(invite)
         self.render()
+
+    @staticmethod
+    def _invite_key(invite: Invite) -> str:
+        return f"{invite.table}:{invite.slot}:{invite.offer.ufrag}"
+
+    def used(self, invite: Invite) -> bool:
+        """This browser answered ``invite`` already: its offer is spent (the host's
+        side of it was answered or has gone), so joining again could only wait."""
+        try:
+            return self._invite_key(invite) in json.loads(_get("localStorage", USED_KEY) or "[]")
+        except (ValueError, TypeError):
+            return False
+
+    def mark_used(self, invite: Invite) -> None:
+        try:
+            used = [k for k in json.loads(_get("localStorage", USED_KEY) or "[]") if isinstance(k, str)]
+        except (ValueError, TypeError):
+            used = []
+        _set("localStorage", USED_KEY, json.dumps((used + [self._invite_key(invite)])[-USED_KEPT:]))
 
     def _friend_status(self, inner):
         def status(s: str) -> None:
-            if s != "open" and self.lost_at is None:
-                self.say(self.tr("race_me_lost"))
-            self.lost_at = None if s == "open" else self.clock()
+            if s == "open":
+                self.lost_at = None
+            else:
+                if self.lost_at is None:   # (it may be set already: the path went first)
+                    self.lost_at = real_s()
+                    self.say(self.tr("race_me_lost"))
+                if isinstance(self.room, net.FriendRoom):   # back by itself (N9)
+                    self.room.reconnect(until=self._gave_up)
             inner(s)
+            self.changed()
         return status
+
+    def _gave_up(self) -> bool:
+        return self.lost_at is not None and real_s() - self.lost_at > GIVE_UP_S
+
+    def conn_note(self) -> tuple[str, str] | None:
+        """The friend's own connection, as their table says it: (state, words)."""
+        p = self.player
+        if p is None or self.host is not None:
+            return None
+        host = self.table_link.host if self.table_link is not None else (
+            self.invite.host if self.invite is not None else "")
+        if self.lost_at is not None:
+            away = real_s() - self.lost_at
+            if away > GIVE_UP_S:
+                return "gone", self.tr("race_gave_up", host=host, n=int(GIVE_UP_S // 60))
+            if away > GRACE:
+                return "late", self.tr("race_reconnecting_late")
+            return "lost", self.tr("race_reconnecting", s=max(0, int(GRACE - away)))
+        return None       # counted out, it is the race's outcome: the screen says it
 
     def remembered(self) -> dict | None:
         try:
@@ -386,6 +630,9 @@ class RacePage(LobbySheets):
 
     def remember(self) -> None:
         p = self.player
+        if p is not None and p.pid is not None and p.token is not None and self.table_link is not None:
+            self.keep_seat(self.table_link.table, p.pid, p.token)
+            return
         if p is None or p.pid is None or p.token is None or self.invite is None:
             return
         _set("sessionStorage", SEAT_KEY, json.dumps({
@@ -393,7 +640,19 @@ class RacePage(LobbySheets):
             "host": self.invite.host}))
 
     def way_back(self) -> bool:
-        """After a reload: the friend's tab remembers a table; say how to return (N9)."""
+        """After a reload: the friend's tab remembers a table; its table link is
+        opened again (back to the same seat), or, links-only, say how to return (N9)."""
+        try:
+            code = json.loads(_get("sessionStorage", SEAT_KEY) or "null")
+            code = code.get("code") if isinstance(code, dict) else None
+        except ValueError:
+            code = None
+        if code and self.mode is None:
+            try:
+                self.route("#table=" + str(code))
+            except Exception:   # noqa: BLE001 - a tab's memory is no reason to fail start-up
+                _set("sessionStorage", SEAT_KEY, None)
+            return True
         data = self.remembered()
         if data is None or self.mode is not None:
             return False
@@ -406,15 +665,12 @@ class RacePage(LobbySheets):
 
     # ------------------------------------------------------------ moves from the table
     def play(self, move: str) -> bool:
-        """The own table's input made ``move``: the host's copy, or the player's game
-        sent to the host. False (nothing changes) if it is refused."""
+        """The own table's input made ``move``: our game, sent to the host. False
+        (nothing changes) if it is refused."""
+        if self.player is None:
+            return False
         try:
-            if self.host is not None:
-                self.host.play(move)
-            elif self.player is not None:
-                self.player.play(move)
-            else:
-                return False
+            self.player.play(move)
         except (RaceError, IllegalMoveError, InvalidMoveError):
             return False
         if self._screen is not None:
@@ -422,25 +678,56 @@ class RacePage(LobbySheets):
         return True
 
     def game(self):
-        if self.host is not None:
-            return self.host.game
         return self.player.game if self.player is not None else None
 
     # ------------------------------------------------------------ time and repaint
     def tick(self) -> None:
-        if self.host is not None:
+        if self.host is not None:       # the table's timers (N6, N9)
             self.host.tick()
-        elif self.player is not None:
+        if self.player is not None:
             self.player.tick()
-            if self.lost_at is not None and self.clock() - self.lost_at > GRACE_S:
-                self.lost_at = None
+            if self.lost_at is not None and self.room is None and real_s() - self.lost_at > GRACE:
+                self.lost_at = None       # links-only: no way back without a new link
                 if self._screen is not None:
                     self._screen.host_gone()
                 else:
                     self.app.toast(self.tr("race_host_gone"), 8000)
+        if isinstance(self.room, net.HostRoom) and self.way in ("relay", "links"):
+            way = "relay" if self.room.relays_open() else "links"
+            if way != self.way:          # a relay answered, or the last one went
+                self.way = way
+                self.changed()
+        link = self.player.link if self.player is not None and self.host is None else None
+        if link is not None and link.connected and hasattr(link, "steady"):
+            if not link.steady and self.lost_at is None:   # the path is gone: say so at once
+                self.lost_at = real_s()
+                self.say(self.tr("race_me_lost"))
+            elif link.steady and self.lost_at is not None:  # back by itself (ICE recovered)
+                self.lost_at = None
+        if (isinstance(self.room, net.FriendRoom) and self.join_at is not None and not self.unreachable
+                and self.view() is None and real_s() - self.join_at > JOIN_WAIT_S):
+            self.unreachable = True       # say why it may be, offer Try again
+            self.changed()
+        self.show_note()
         if self._screen is not None:
             self._screen.tick()
         self.cover()
+
+    def show_note(self) -> None:
+        """The friend's own connection state on the race screen, kept up to date."""
+        screen = self._screen
+        if screen is None or screen.root.hidden or screen.gone:
+            return
+        note = self.conn_note()
+        state = note[0] if note else ""
+        conn = screen.conn
+        if conn.getAttribute("data-race-note") != state or (note and conn.textContent != note[1]):
+            if note:
+                fill(conn, note[1])
+                conn.setAttribute("data-race-note", state)
+            else:
+                conn.removeAttribute("data-race-note")
+            conn.hidden = note is None
 
     def changed(self) -> None:
         """The host or the player changed: repaint once, at the next frame."""
@@ -452,16 +739,31 @@ class RacePage(LobbySheets):
     def render(self) -> None:
         self._dirty = False
         v = self.view()
-        said = news.news(self.app.lang, self._told, v)
-        self._told = v
+        events = self.player.take_events() if self.player else []
+        if any(e["kind"] == "started" for e in events):
+            self.open_invites = []       # the race's own table on top (the menu has Invite)
+        said = news.told(self.app.lang, events, v)
         if said:
             self.say(" ".join(said))
         self._render(v)
+        if said and self._screen is not None:
+            self._screen.tell(said)
         self.cover()
 
     def _render(self, v: dict | None) -> None:
-        if self.mode == "host" or (self.mode == "friend" and v is not None):
-            if v is not None and v["phase"] != LOBBY:
+        if self.way is not None:
+            self.root.dataset.way = self.way
+        else:
+            self.root.removeAttribute("data-way")
+        if self.player is not None and self.player.error_code == "table/left":
+            if self._screen is not None:     # removed by the host
+                self._screen.hide()
+            document.body.removeAttribute("data-race")
+            self.fill_sheet(h("h2", None, self.tr("race_title")),
+                            h("p", {"class": "error", "data-left": True}, self.tr("race_you_removed")),
+                            self.buttons(("forget", "race_leave")))
+        elif v is not None:
+            if v["phase"] != LOBBY:
                 self.screen.show(v)
                 if self.open_invites:  # the host invites during a race: a comeback, a spectator
                     self.fill_sheet(h("h2", None, self.tr("race_invite")), *self.invite_parts(),
@@ -481,18 +783,16 @@ class RacePage(LobbySheets):
         if field == "name":
             _set("localStorage", NAME_KEY, str(ev.target.value).strip()[:NAME_MAX])
             self.rename_host()
-        elif field == "stun" and self.links is not None:
-            value = str(ev.target.value).strip()
-            self.links.stun = value if value.startswith(("stun:", "stuns:")) else ""
-            _set("localStorage", STUN_KEY, self.links.stun)
+        elif field == "net":
+            self.save_net(ice.DEFAULT_ICE if str(ev.target.value) == "internet" else [])
 
     def on_click(self, ev) -> None:
         target = ev.target
         setter = target.closest("[data-set]")
-        if not nil(setter) and self.host is not None:
+        if not nil(setter) and self.player is not None:
             self.settings[str(setter.dataset.set)] = json.loads(str(setter.dataset.value))
             _set("localStorage", SETTINGS_KEY, json.dumps(self.settings))
-            self.act(self.host.set_settings, self.settings["draw"], self.settings["minutes"])
+            self.act(self.player.set_settings, self.settings["draw"], self.settings["minutes"])
             return
         btn = target.closest("[data-action]")
         if nil(btn) or btn.disabled:
@@ -501,7 +801,7 @@ class RacePage(LobbySheets):
 
     def action(self, action: str, btn=None) -> None:
         """A button of the race screens (lobby, join, race table, results)."""
-        host, player = self.host, self.player
+        player = self.player
         if action == "invite" and self.links is not None:
             if btn is not None:
                 btn.disabled = True
@@ -509,14 +809,19 @@ class RacePage(LobbySheets):
         elif action == "paste-reply":
             field = self.sheet.querySelector("[data-field=reply]")
             asyncio.ensure_future(self.take_reply(str(field.value)))
-        elif action == "join" and self.invite is not None:
+        elif action == "join" and (self.invite is not None or self.table_link is not None):
             btn.disabled = True
             asyncio.ensure_future(self.join())
+        elif action == "retry":
+            self.retry()
+        elif action == "save-turn":
+            self.save_turn()
         elif action == "ready" and player is not None:
             me = next((p for p in player.view["players"] if p["pid"] == player.pid), None)
             self.act(player.set_ready, not (me and me["ready"]))
-        elif action == "start" and host is not None:
-            self.start()
+        elif action in ("start", "again") and player is not None:
+            self._test_speed()
+            self.act(player.start if action == "start" else player.again)
         elif action == "copy-link":
             self.copy(btn)
         elif action == "share-link":
@@ -525,18 +830,17 @@ class RacePage(LobbySheets):
                 js.navigator.share(js.Object.fromEntries([["url", url]]))
             except Exception:
                 pass
-        elif action == "resign":
+        elif action == "resign" and player is not None:
             self.app.dialogs.ask(self.app.lang, self.tr("race_resign_q"),
-                                 lambda: self.act((host or player).resign))
-        elif action == "offer-draw":
-            self.act((host or player).offer_draw)
-        elif action in ("accept-draw", "decline-draw"):
-            self.act((host or player).answer_draw, action == "accept-draw")
-        elif action == "again" and host is not None:
-            self._test_speed()
-            self.act(host.again)
-        elif action == "change-settings" and host is not None:
-            self.act(host.change_settings)
+                                 lambda: self.act(player.resign))
+        elif action == "offer-draw" and player is not None:
+            self.act(player.offer_draw)
+        elif action in ("accept-draw", "decline-draw") and player is not None:
+            self.act(player.answer_draw, action == "accept-draw")
+        elif action == "change-settings" and player is not None:
+            self.act(player.change_settings)
+        elif action == "remove" and player is not None:
+            self.act(player.remove, int(btn.dataset.pid))
         elif action == "close-links":
             self.open_invites = []
             self.render()
@@ -546,13 +850,46 @@ class RacePage(LobbySheets):
             self._forget_and_leave()
 
     def _racing(self) -> bool:
+        """Leaving now would cost a race: ours, or the others' (the table is here)."""
         v = self.view()
-        return v is not None and v["phase"] == RACING and (
-            self.host is not None or self.screen.outcome() == "running")
+        return v is not None and v["phase"] == RACING and (v["can"]["resign"] or self.holds_others())
+
+    def holds_others(self) -> bool:
+        """This page is the table of someone else: closing it ends their race."""
+        return self.host is not None and len(self.host.table.members) > 1
 
     def _forget_and_leave(self) -> None:
         _set("sessionStorage", SEAT_KEY, None)
         self.leave()
+
+    # ------------------------------------------------------------ connection settings
+    def save_net(self, servers) -> None:
+        """Store the ICE servers; a table nobody joined yet opens anew with them."""
+        _set("localStorage", ICE_KEY, json.dumps(list(servers)))
+        self.ice_error = None
+        alone = self.host is not None and len(self.host.table.members) == 1
+        self.ice_saved = "race_turn_saved" if alone or self.host is None else "race_net_next"
+        if alone:
+            self.open_room()
+        self.render()
+
+    def save_turn(self) -> None:
+        """The TURN server typed in the Connection section: checked, then kept next
+        to the STUN servers in use (an empty URL removes it)."""
+        field = lambda name: str(self.sheet.querySelector(f"[data-field={name}]").value).strip()
+        url, user, cred = field("turn-url"), field("turn-user"), field("turn-pass")
+        servers, _ = ice.load_ice(_get("localStorage", ICE_KEY))
+        servers = [s for s in servers if "username" not in s]
+        if url:
+            try:
+                servers.append(ice.check_server({"urls": url, "username": user, "credential": cred}))
+            except ice.IceError as e:
+                self.ice_error, self.ice_saved = e.code, None
+                self.turn_draft = (url, user, cred)    # what was typed stays to be mended
+                self.render()
+                return
+        self.turn_draft = None
+        self.save_net(servers)
 
     def copy(self, btn) -> None:
         node = btn.closest(".linkbox").querySelector(".link")
@@ -571,12 +908,16 @@ class RacePage(LobbySheets):
 
     def on_beforeunload(self, ev) -> None:
         """The host's page holds the race: ask before it goes (the friends would lose it)."""
-        v = self.host.view() if self.host is not None else None
-        if v is not None and len(v["players"]) > 1:
+        if self.holds_others():
             ev.preventDefault()
             ev.returnValue = ""
+            # Trystero leaves its rooms on beforeunload, even when the player then
+            # stays: not this page's room while it holds a race (ours runs first)
+            ev.stopImmediatePropagation()
 
     def leave(self) -> None:
+        if self.room is not None:
+            self.room.close()
         if self.links is not None:
             self.links.close()
         for conn in list(self.host.conns.values()) if self.host is not None else ():
@@ -585,7 +926,10 @@ class RacePage(LobbySheets):
             self.player.link.close()
         if self._interval is not None:
             window.clearInterval(self._interval)
-        self.links = self.host = self.player = self.invite = self.reply_url = self._told = None
+        self.links = self.host = self.player = self.invite = self.reply_url = None
+        self.room = self.table_link = self.way = self.join_at = None
+        self._claimed = None
+        self.unreachable, self.no_addresses, self.ice_saved, self.turn_draft = False, False, None, None
         self.open_invites = []
         self.mode = self._interval = self.lost_at = None
         if self._screen is not None:

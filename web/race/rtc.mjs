@@ -1,8 +1,11 @@
-// A race link over WebRTC (issue 11 item 1): one RTCPeerConnection with one
-// reliable, ordered data channel. The Python side (web/race/rtc.py) wraps a Peer
-// as kosynka.race.transport.Link; the SDP travels in links (web/race/signal.py).
+// A race link over WebRTC (issue 11 item 1). Channel is what every link shares:
+// the message queue handed to Python in slices, the flood guard and the status;
+// Peer is a Channel over one RTCPeerConnection with one reliable, ordered data
+// channel whose SDP travels in links (web/race/signal.py: the links-only way);
+// room.mjs makes Channels over Trystero's connections (the table link, issue 19).
+// The Python side (web/race/rtc.py) wraps either as kosynka.race.transport.Link.
 //
-// - No ICE server unless the player configured one (nothing leaves the device).
+// - ICE servers as the player set them (web/race/ice.py; none = same Wi-Fi only).
 // - ICE is gathered completely before offer()/answer() return (no trickle: the
 //   whole description goes into one link).
 // - Incoming messages are queued and handed to Python in slices of SLICE_MS,
@@ -59,18 +62,97 @@ function gathered(pc) {
   });
 }
 
-export class Peer {
-  constructor(iceServers = []) {
-    this.pc = new RTCPeerConnection({
-      iceServers: [...iceServers].filter(Boolean).map((urls) => ({ urls })),
-    });
-    this.dc = null;
+export class Channel {
+  constructor() {
     this.queue = [];
     this.head = 0;
     this.state = "new";        // new → open → dropped | closed
     this.onmessage = null;     // (text) => void, set by Python
     this.onstatus = null;      // (status) => void
     this.received = 0;
+  }
+
+  get connected() {
+    return this.state === "open";
+  }
+
+  // false while the connection under an open link has lost its path (ICE
+  // "disconnected"): the link may come back by itself, or drop
+  get steady() {
+    const pc = this.connection;
+    return !pc || !["disconnected", "failed"].includes(pc.iceConnectionState);
+  }
+
+  get connection() {
+    return null;
+  }
+
+  close() {
+    if (this.state === "closed" || this.state === "dropped") return;
+    this.state = "closed";
+    this._shutdown();
+    this._push(["status", "closed"]);
+  }
+
+  _receive(data) {
+    this._opened();      // the peer's first message can be dispatched before "open"
+    if (this.state !== "open") return;
+    if (this.queue.length - this.head >= FLOOD_QUEUE) {
+      console.warn("race link: the peer floods, dropped");
+      return this._drop();
+    }
+    let text = typeof data === "string" ? data : "\u0000binary";
+    if (text.length > MAX_CHARS) text = text.slice(0, MAX_CHARS + 1);
+    this.received++;
+    this._push(["message", text]);
+  }
+
+  _opened() {
+    if (this.state !== "new") return;
+    this.state = "open";
+    this._push(["status", "open"]);
+  }
+
+  _drop() {
+    if (this.state === "closed" || this.state === "dropped") return;
+    this.state = "dropped";
+    this.queue.length = this.head = 0;    // what was not handed over yet is lost with the link
+    this._shutdown();
+    this._push(["status", "dropped"]);
+  }
+
+  _shutdown() {}
+
+  _push(item) {
+    this.queue.push(item);
+    busy.add(this);
+    schedule();
+  }
+
+  _deliverOne() {
+    const item = this.queue[this.head++];
+    if (this.head >= this.queue.length) {
+      this.queue.length = this.head = 0;
+      busy.delete(this);
+    } else if (this.head > 1024) {
+      this.queue.splice(0, this.head);
+      this.head = 0;
+    }
+    const fn = item[0] === "message" ? this.onmessage : this.onstatus;
+    if (!fn) return;
+    try {
+      fn(item[1]);
+    } catch (e) {
+      console.error("race link handler failed:", e);
+    }
+  }
+}
+
+export class Peer extends Channel {
+  constructor(iceServers = []) {
+    super();
+    this.pc = new RTCPeerConnection({ iceServers: [...iceServers].filter(Boolean) });
+    this.dc = null;
     this._timer = 0;
     this.pc.addEventListener("connectionstatechange", () => {
       const s = this.pc.connectionState;
@@ -82,6 +164,10 @@ export class Peer {
 
   get connected() {
     return this.state === "open" && this.dc !== null && this.dc.readyState === "open";
+  }
+
+  get connection() {
+    return this.pc;
   }
 
   async offer() {
@@ -112,44 +198,12 @@ export class Peer {
     }
   }
 
-  close() {
-    if (this.state === "closed" || this.state === "dropped") return;
-    this.state = "closed";
-    this._shutdown();
-    this._push(["status", "closed"]);
-  }
-
   _channel(dc) {
     if (this.dc) return dc.close();     // one channel per link
     this.dc = dc;
     dc.addEventListener("open", () => this._opened());
     dc.addEventListener("close", () => this._drop());
-    dc.addEventListener("message", (ev) => {
-      this._opened();      // the peer's first message can be dispatched before "open"
-      if (this.state !== "open") return;
-      if (this.queue.length - this.head >= FLOOD_QUEUE) {
-        console.warn("race link: the peer floods, dropped");
-        return this._drop();
-      }
-      let text = typeof ev.data === "string" ? ev.data : "\u0000binary";
-      if (text.length > MAX_CHARS) text = text.slice(0, MAX_CHARS + 1);
-      this.received++;
-      this._push(["message", text]);
-    });
-  }
-
-  _opened() {
-    if (this.state !== "new") return;
-    this.state = "open";
-    this._push(["status", "open"]);
-  }
-
-  _drop() {
-    if (this.state === "closed" || this.state === "dropped") return;
-    this.state = "dropped";
-    this.queue.length = this.head = 0;    // what was not handed over yet is lost with the link
-    this._shutdown();
-    this._push(["status", "dropped"]);
+    dc.addEventListener("message", (ev) => this._receive(ev.data));
   }
 
   _shutdown() {
@@ -158,32 +212,9 @@ export class Peer {
       this.pc.close();
     } catch (e) { /* already closed */ }
   }
-
-  _push(item) {
-    this.queue.push(item);
-    busy.add(this);
-    schedule();
-  }
-
-  _deliverOne() {
-    const item = this.queue[this.head++];
-    if (this.head >= this.queue.length) {
-      this.queue.length = this.head = 0;
-      busy.delete(this);
-    } else if (this.head > 1024) {
-      this.queue.splice(0, this.head);
-      this.head = 0;
-    }
-    const fn = item[0] === "message" ? this.onmessage : this.onstatus;
-    if (!fn) return;
-    try {
-      fn(item[1]);
-    } catch (e) {
-      console.error("race link handler failed:", e);
-    }
-  }
 }
 
+// iceServers: RTCIceServer objects (web/race/ice.py), [] for none
 export function peer(iceServers) {
   return new Peer(iceServers || []);
 }

@@ -1,9 +1,11 @@
-"""The race's :class:`~kosynka.race.transport.Link` over WebRTC (issue 11 item 1).
+"""The race's :class:`~kosynka.race.transport.Link` over WebRTC (issue 11 item 1,
+issue 19).
 
 ``rtc.mjs`` does the browser's part (one ``RTCPeerConnection`` and one reliable,
 ordered data channel per link; messages handed over in slices so a flooding peer
-cannot freeze the page); this module wraps it for the race host and players and
-turns SDP into link codes (``web.race.signal``).
+cannot freeze the page); ``room.mjs`` makes the same channels over a Trystero
+room's connections (the table link). This module wraps either for the race host
+and players (:class:`RtcLink`) and turns SDP into link codes (``web.race.signal``).
 
 Star topology: the host holds one :class:`RtcLink` per seat (one peer connection
 each), a player one to the host. A link is made by one exchange of codes::
@@ -20,6 +22,7 @@ the link ends (PLATFORM-NOTES: a proxy per call would leak).
 from __future__ import annotations
 
 import asyncio
+import json
 
 import js
 from pyodide.ffi import create_proxy
@@ -27,22 +30,39 @@ from pyodide.ffi import create_proxy
 from kosynka.race.transport import CLOSED, DROPPED, Link
 from web.race import signal
 
-_module = None
+_modules: dict = {}
+
+
+async def _import(name: str):
+    """``web/race/<name>``, imported once (relative to the page, so a sub-path host works)."""
+    if name not in _modules:
+        url = js.URL.new(f"web/race/{name}", js.document.baseURI).href
+        _modules[name] = await js.Function.new("u", "return import(u)")(url)
+    return _modules[name]
 
 
 async def rtc_module():
-    """``rtc.mjs``, imported once (relative to the page, so a sub-path host works)."""
-    global _module
-    if _module is None:
-        url = js.URL.new("web/race/rtc.mjs", js.document.baseURI).href
-        _module = await js.Function.new("u", "return import(u)")(url)
-    return _module
+    return await _import("rtc.mjs")
 
 
-async def new_peer(stun: str = ""):
-    """A fresh peer connection; ``stun`` ("" = none) is the only ICE server."""
+async def open_room(room_id: str, password: str, relays: list[str], servers: list[dict]):
+    """A Trystero room (``room.mjs``) on these Nostr relays, its peers' connections
+    made with these RTCIceServers; set its ``onpeer`` to take their channels."""
+    mod = await _import("room.mjs")
+    return mod.room(to_js({"roomId": room_id, "password": password, "relays": list(relays),
+                           "ice": list(servers)}))
+
+
+def to_js(value):
+    """Plain JSON data (lists, dicts, text) as JavaScript objects."""
+    return js.JSON.parse(json.dumps(value))
+
+
+async def new_peer(servers: list[dict] = ()):
+    """A fresh peer connection with these RTCIceServers (``web.race.ice``; none =
+    host candidates only)."""
     mod = await rtc_module()
-    return mod.peer(js.Array.of(*([stun] if stun else [])))
+    return mod.peer(to_js(list(servers)))
 
 
 async def offer(peer) -> signal.Description:
@@ -61,7 +81,8 @@ async def accept(peer, remote: signal.Description) -> None:
 
 
 class RtcLink(Link):
-    """A :class:`Link` over one ``rtc.mjs`` peer (made by :func:`new_peer`)."""
+    """A :class:`Link` over one ``rtc.mjs`` channel: a links-only peer (made by
+    :func:`new_peer`) or a room's peer (``room.mjs``)."""
 
     def __init__(self, peer) -> None:
         super().__init__()
@@ -75,6 +96,11 @@ class RtcLink(Link):
     @property
     def connected(self) -> bool:
         return not self._ended and bool(self._peer.connected)
+
+    @property
+    def steady(self) -> bool:
+        """False while the path under the open link is lost (it may come back)."""
+        return not self._ended and bool(self._peer.steady)
 
     def send(self, text: str) -> None:
         if not self._ended:

@@ -1,0 +1,180 @@
+"""Race friends anywhere, through a real Nostr relay on loopback (issue 19 items 1, 2,
+5–8; SPEC N1, N3, N9, O4): the host's page shows one table link; four players —
+Chromium contexts with mDNS left on, as a player's browser has it — join by that
+link and finish a race; a friend who reopens the link in a new tab is the same
+seat; with no relay answering, the lobby picks the links-only way by itself.
+
+The relay is ``python3 -m tools.relay`` (the PyPI ``nostr-relay``); every page is
+pointed at it through ``localStorage["kosynka.race.relays"]`` and asks no STUN
+server (``kosynka.race.ice`` = ``[]``): nothing leaves the machine."""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import BOOT_SCRIPT, CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, _same_origin, wait_ready
+from gamekit import NO_BOOT_EXTRAS
+from racekit import (Seat, hand_over, invite_link, join_table, line, play, ready, start,
+                     table_link, wait_race)
+
+from tools import relay as relay_tool
+from web.race import signal
+
+SHOTS = Path(__file__).resolve().parent / "shots"
+SHOTS.mkdir(exist_ok=True)
+# a player's browser: Chromium's mDNS host names left on (the shared conftest hides them)
+MDNS_ON = [a for a in CHROMIUM_ARGS if "WebRtcHideLocalIpsWithMdns" not in a]
+
+
+@pytest.fixture(scope="module")
+def relay():
+    r = relay_tool.start()
+    yield r.url
+    r.stop()
+
+
+@pytest.fixture(scope="module")
+def mdns_browser(playwright_instance):
+    b = playwright_instance.chromium.launch(executable_path=CHROMIUM, headless=True, args=MDNS_ON)
+    yield b
+    b.close()
+
+
+@pytest.fixture
+def players(mdns_browser, server, relay):
+    """``make(name, relays=None)``: a booted phone page of a player whose race
+    settings point at the test relay (or ``relays``) with no ICE server."""
+    made = []
+
+    def make(name: str, relays: list[str] | None = None) -> Seat:
+        ctx = mdns_browser.new_context(**PHONE)
+        ctx.foreign = []
+        ctx.on("request", lambda req: ctx.foreign.append(req.url)
+               if not _same_origin(req.url, {server.origin}) else None)
+        ctx.add_init_script(BOOT_SCRIPT % json.dumps(NO_BOOT_EXTRAS))
+        ctx.add_init_script(
+            "localStorage.setItem('kosynka.race.relays', %s);"
+            "localStorage.setItem('kosynka.race.ice', '[]');"
+            "localStorage.setItem('kosynka.race.name', %s);"
+            % (json.dumps(json.dumps(relays or [relay])), json.dumps(name)))
+        page = ctx.new_page()
+        page.errors = []
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        page.goto(server.url)
+        wait_ready(page)
+        made.append(ctx)
+        return Seat(name, ctx, page)
+
+    yield make
+    foreign = [u for ctx in made for u in ctx.foreign]
+    for ctx in made:
+        ctx.close()
+    assert not foreign, f"requests to other origins (O3): {foreign[:10]}"
+
+
+def open_lobby(seat: Seat) -> None:
+    seat.page.click("[data-action=settings]")
+    seat.page.click("#sheet [data-action=race]")
+    seat.page.wait_for_selector("#race li[data-pid='0']")
+
+
+def shots(seat: Seat, name: str) -> None:
+    """The screen at 360×640 and at 1280×800 (looked at by the helper, issue 19)."""
+    seat.page.screenshot(path=str(SHOTS / f"race-net-{name}-360x640.png"))
+    seat.page.set_viewport_size(DESKTOP["viewport"])
+    seat.page.screenshot(path=str(SHOTS / f"race-net-{name}-1280x800.png"))
+    seat.page.set_viewport_size(PHONE["viewport"])
+
+
+def test_four_players_one_link_a_new_tab_and_a_race(players):
+    """Items 1, 5–8: one table link (no SDP, no reply link), three friends seated by
+    Join alone; a friend reopening the link in a new tab is the same seat and the old
+    tab steps aside; the four race to the last card and every page agrees."""
+    host = players("Anna")
+    open_lobby(host)
+    url = table_link(host)
+    qr = int(host.page.get_attribute("#race .qrbox", "data-qr-version"))
+    assert isinstance(signal.parse_link(url), signal.Table)
+    assert host.page.locator("#race [data-action=invite]").count() == 0   # not the links-only way
+    print(f"\nFIGURE table link {len(url)} chars ({len(url) - len(host.page.url.split('#')[0])}"
+          f" after the app address), QR version {qr}")
+    shots(host, "lobby")
+    host.page.click("#race details.net summary")     # what is asked of whom, in words
+    host.page.locator("#race details.net").scroll_into_view_if_needed()
+    said = host.page.text_content("#race details.net")
+    assert "127.0.0.1" in said                     # the relay in use is named (ice = [] here:
+    assert host.page.get_attribute("#race [data-field=net]", "aria-label")  # same Wi-Fi only)
+    shots(host, "connection")
+    host.page.click("#race details.net summary")
+    friends = [players(n) for n in ("Bohdan", "Vira", "Hanna")]
+    times = []
+    for pid, f in enumerate(friends, 1):
+        if pid == 1:
+            f.page.goto(url)
+            f.page.wait_for_selector("#race [data-action=join]")
+            assert "Anna" in f.page.text_content("#race h2")
+            shots(f, "join")
+        times.append(join_table(f, url, pid))
+        host.page.wait_for_selector(f"#race li[data-pid='{pid}'][data-connected=yes]")
+    print(f"FIGURE Join → seated over the relay path: {', '.join(f'{t:.2f}' for t in times)} s")
+
+    # the first friend's messenger opens the link again, in a new tab: the same seat
+    old = friends[0]
+    tab = old.ctx.new_page()
+    tab.errors = []
+    tab.on("pageerror", lambda e: tab.errors.append(str(e)))
+    tab.goto(url)
+    tab.wait_for_selector("#race li[data-you][data-pid='1']", state="attached", timeout=90_000)
+    old.page.wait_for_selector("#race [data-other-tab]")
+    assert host.page.locator("#race li[data-pid]").count() == 4
+    old.page.close()
+    friends[0] = Seat(old.name, old.ctx, tab)
+    host.page.wait_for_selector("#race li[data-pid='1'][data-connected=yes]")
+
+    for f in friends:
+        ready(f)
+    deal = start(host, friends)
+    play(friends[1], ["D", "D"])
+    host.page.wait_for_selector("[data-opponent][data-pid='2'][data-moves='2']")
+    play(host, line(deal))
+    wait_race(host, "won")
+    for f in friends:
+        wait_race(f, "lost")
+    for s in (host, *friends):
+        s.page.wait_for_selector("#race-results tr[data-pid='0'][data-result=won][data-place='1']")
+        assert s.page.locator("#race-results tr[data-pid]").count() == 4
+        assert s.page.errors == [], s.page.errors
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_no_relay_answers_the_links_only_way(players):
+    """Item 2: with no relay answering (here: nothing listens where the setting
+    points), the lobby says so and offers the invite/reply links by itself; a friend
+    is seated that way (Join → seated includes the hand-over of the reply)."""
+    dead = [f"ws://127.0.0.1:{_closed_port()}"]
+    host = players("Anna", relays=dead)
+    t0 = time.perf_counter()
+    open_lobby(host)
+    host.page.wait_for_selector("#race[data-way=links] [data-action=invite]")
+    print(f"\nFIGURE no relay → links-only way offered in {time.perf_counter() - t0:.1f} s")
+    assert host.page.locator("#race [data-table-link]").count() == 0
+    friend = players("Bohdan", relays=dead)
+    url = invite_link(host)
+    friend.page.goto(url)
+    friend.page.click("#race [data-action=join]")
+    t0 = time.perf_counter()
+    reply = friend.page.locator("#race [data-reply-link]").text_content(timeout=20_000)
+    assert hand_over(host, reply) == "ok"
+    friend.page.wait_for_selector("#race li[data-you][data-pid='1']", state="attached")
+    print(f"FIGURE Join → seated over the links-only path (reply handed over in a new tab): "
+          f"{time.perf_counter() - t0:.2f} s")

@@ -1,0 +1,208 @@
+// The table link's transport (issue 19 item 1): friends find the host's page
+// through public Nostr relays with Trystero (npm, pinned, vendored into
+// web/vendor/, named by the import map in index.html) — its Nostr strategy
+// carries the WebRTC offer and answer, encrypted with the room's password (the
+// secret that lives only in the table link's fragment); nothing else crosses
+// the relays. Each connected peer becomes a Channel (rtc.mjs: the same queue,
+// slices and flood guard as a links-only Peer), which web/race/rtc.py wraps as
+// a kosynka.race.transport.Link.
+//
+// - One Trystero action ("race") carries the race's JSON texts; a peer's
+//   messages reach only its own Channel.
+// - Trystero connects every pair of pages in a room; the Python side keeps the
+//   host's peer only (a friend talks to the host only) and ignores the others.
+// - rejoin() leaves the room and joins it again: fresh announcements on every
+//   relay, which is how a dropped friend finds the host again quickly (Trystero
+//   announces every 60 s once settled; a fresh join announces at once);
+//   rejoin(true) also over new connections to the same relays.
+// - relaysOpen(): how many of this room's relays have an open WebSocket (the
+//   lobby says which way is in use, and falls back to the links-only way when
+//   none answers); relaysDown(): every one of them has refused or closed.
+
+import { joinRoom, selfId, getRelaySockets } from "@trystero-p2p/nostr";
+import { Channel } from "./rtc.mjs";
+
+const APP_ID = "kosynka-race-1";
+// Rooms leave one after the other and a new one joins once they have: Trystero's
+// pool of ready offers lives while any room is joined, and is made with the ICE
+// servers of the room that made it — a room joined before the last one has left
+// would make its offers with the old servers (a TURN server just typed unused).
+let settled = Promise.resolve();
+const FRESH_MAX = 4;
+const LOST_MS = 10000;     // a path gone this long: the connection is given up (see _watch)
+const LEAVE_MS = 2000;     // a leave that waits on a dead channel does not hold the next join
+const leave = (room) => room && Promise.race([
+  room.leave().catch(() => {}), new Promise((res) => setTimeout(res, LEAVE_MS))]);
+
+class RoomPeer extends Channel {
+  constructor(room, id) {
+    super();
+    this.room = room;
+    this.id = id;
+  }
+
+  get connection() {
+    return (this.room.trystero && this.room.trystero.getPeers()[this.id]) || null;
+  }
+
+  send(text) {
+    if (!this.connected || !this.room.action) return;
+    this.room.action.send(text, { target: this.id }).catch(() => this._drop());
+  }
+
+  // A connection whose path stays gone for LOST_MS is closed here: Trystero keeps
+  // it (its ICE may go back and forth between "disconnected" and "checking" for
+  // the whole outage) and, while it is there, ignores the other page's fresh
+  // announcements — so neither side could make a new one when the path is back.
+  _watch(pc) {
+    if (!pc) return;
+    let timer = 0;
+    const check = () => {
+      clearTimeout(timer);
+      if (["disconnected", "failed"].includes(pc.iceConnectionState) && this.state === "open") {
+        timer = setTimeout(() => {
+          if (this.state === "open" && !this.steady) {
+            try { pc.close(); } catch (e) { /* closed already */ }
+            this._drop();
+          }
+        }, LOST_MS);
+      }
+    };
+    pc.addEventListener("iceconnectionstatechange", check);
+    this._unwatch = () => { clearTimeout(timer); pc.removeEventListener("iceconnectionstatechange", check); };
+  }
+
+  _shutdown() {
+    if (this._unwatch) this._unwatch();
+    if (this.room.peers.get(this.id) === this) this.room.peers.delete(this.id);
+  }
+}
+
+export class Room {
+  constructor({ roomId, password, relays, ice }) {
+    this.roomId = roomId;
+    this.password = password;
+    this.relays = [...relays];
+    this.ice = ice;
+    this.selfId = selfId;
+    this.peers = new Map();     // peer id → its RoomPeer while connected
+    this.onpeer = null;         // (RoomPeer) => void, set by Python
+    this.errors = [];           // Trystero's join errors (for a test's failure message)
+    this.trystero = null;
+    this.action = null;
+    this.joins = 0;
+    this.fresh = 0;             // sets of new relay connections made so far
+    this.steps = 0;
+    this._seen = 0;
+    this.closed = false;
+    settled = settled.then(() => this.closed || this._join());
+  }
+
+  _join(fresh = 0) {
+    this.joins++;
+    // fresh > 0: the relays' connections may be stuck (after a long cut TCP waits
+    // its backed-off retransmission, up to a minute, before it finds the path back):
+    // the same relays once more under another address (a query the relay ignores),
+    // which Trystero opens as new connections — the old ones are kept too
+    this.urls = fresh ? [...this.relays, ...this.relays.map((u) => variant(u, fresh))] : this.relays;
+    const room = joinRoom(
+      {
+        appId: APP_ID,
+        password: this.password,
+        relayConfig: { urls: this.urls, warnOnRelayFailure: false },
+        rtcConfig: { iceServers: this.ice },
+      },
+      this.roomId,
+      { onJoinError: (e) => this.errors.push(String(e && e.error)) },
+    );
+    this.trystero = room;
+    this.action = room.makeAction("race");
+    this.action.onMessage = (data, meta) => {
+      const peer = this.peers.get(meta && meta.peerId);
+      if (peer) peer._receive(data);
+    };
+    room.onPeerJoin = (id) => {
+      if (room !== this.trystero) return;
+      const old = this.peers.get(id);
+      if (old) old._drop();
+      const peer = new RoomPeer(this, id);
+      this.peers.set(id, peer);
+      peer._watch(room.getPeers()[id]);
+      if (this.onpeer) this.onpeer(peer);
+      peer._opened();
+    };
+    room.onPeerLeave = (id) => {
+      const peer = this.peers.get(id);
+      if (peer && room === this.trystero) peer._drop();
+    };
+  }
+
+  relaysOpen() {
+    const sockets = getRelaySockets();
+    return this.relays.filter((u) => [u, variant(u, this.fresh)].some(
+      (v) => sockets[v] && sockets[v].readyState === 1)).length;
+  }
+
+  // once per set of new relay connections: one of them has just opened — the path
+  // is back (they were made during the outage), so join again now: Trystero's
+  // ready offers made during the outage found no address beyond this device
+  freshOpened() {
+    if (!this.fresh || this._seen === this.fresh) return false;
+    const open = this._freshOpen();
+    if (open) this._seen = this.fresh;
+    return open;
+  }
+
+  _freshOpen() {
+    const sockets = getRelaySockets();
+    return this.fresh > 0 && this.relays.some((u) => {
+      const s = sockets[variant(u, this.fresh)];
+      return s && s.readyState === 1;
+    });
+  }
+
+  // every relay refused or lost the connection (none is open or connecting)
+  relaysDown() {
+    const sockets = getRelaySockets();
+    return this.relays.every((u) => sockets[u] && sockets[u].readyState === 3);
+  }
+
+  // fresh: also over new connections to the relays (a comeback after a drop)
+  rejoin(fresh = false) {
+    // at most FRESH_MAX new sets of connections in a page's life (Trystero keeps a
+    // relay's connection open once made): one at every other comeback step, and
+    // none while the newest set is open (the path is back: it serves)
+    this.steps++;
+    if (fresh && this.steps % 2 === 1 && this.fresh < FRESH_MAX && !this._freshOpen()) this.fresh++;
+    const n = fresh ? this.fresh : 0;
+    const old = this.trystero;
+    this.trystero = null;
+    for (const peer of [...this.peers.values()]) peer._drop();
+    settled = settled.then(async () => {
+      await leave(old);
+      if (!this.closed) this._join(n);
+    });
+    return settled;
+  }
+
+  close() {
+    this.closed = true;
+    for (const peer of [...this.peers.values()]) peer.close();
+    const old = this.trystero;
+    this.trystero = null;
+    settled = settled.then(() => leave(old));
+    return settled;
+  }
+}
+
+// the relay's URL with "k=<n>" in its query: the same relay, a new Trystero client
+function variant(url, n) {
+  if (!n) return url;
+  const u = new URL(url);
+  u.searchParams.set("k", String(n));
+  return u.href;
+}
+
+export function room(options) {
+  return new Room(options);
+}
