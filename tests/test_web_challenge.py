@@ -63,6 +63,8 @@ def test_the_offer_says_what_the_replay_gave():
     assert "Anna &lt;b&gt;&amp;&#x27; won deal 7 (Classic, draw 1) in 3:12," in html
     assert "<b>&'" not in html
     assert "data-time-reported" in html and "data-challenge-rule" in html
+    for lang, said in (("en", "every move"), ("uk", "кожен хід"), ("ru", "каждый ход")):
+        assert cs.offer_html(lang, anna, kept=False).count(said) == 1  # the replay said once, not twice
 
 
 def test_the_results_side_by_side_and_who_won():
@@ -81,10 +83,26 @@ def test_the_results_side_by_side_and_who_won():
     assert cs.places([cs.Row(bohdan), cs.Row(anna), cs.Row(anna)]) == [3, 1, 1]
 
 
+def test_the_results_stand_best_place_first_whatever_order_the_answers_came_in():
+    """A standings table reads 1, 2, 3 down (answers arrive in any order); each
+    Watch button, in the same order, still names and opens its own game."""
+    anna, bohdan = games()
+    number, res = verified_deal(7, Rules(1))
+    olena = check(pack(Challenge(number, Rules(1), "Olena", 50, tuple(res.moves[:12]), reply_to=anna.id)))
+    rows = [cs.Row(anna, you=True), cs.Row(bohdan), cs.Row(olena)]
+    html = cs.results_html("en", rows)
+    assert re.findall(r"data-name='(\w+)[^']*'[^>]*data-place='(\d)'", html) == [
+        ("Anna", "1"), ("Olena", "2"), ("Bohdan", "3")]
+    assert re.findall(r"data-watch='(\d)'>([^<]*)<", html) == [
+        ("0", "Watch my game"), ("2", "Watch: Olena"), ("1", "Watch: Bohdan")]
+
+
 def test_summaries_in_every_language_plural_forms_and_groups():
     anna, bohdan = games()
     assert cs.deal_label(12345678) == "12\u202f345\u202f678"
-    assert cs.summary("uk", bohdan) == "Bohdan: 2 карти на базах, роздача № 7 (Класика, по одній), 0:40, 3 ходи"
+    # the sign № never stands at a line's end apart from its number (a no-break space)
+    assert cs.summary("uk", bohdan) == "Bohdan: 2 карти на базах, роздача №\u00a07 (Класика, по одній), 0:40, 3 ходи"
+    assert "№\u00a07 " in cs.summary("ru", anna)
     assert cs.summary("ru", bohdan).endswith("0:40, 3 хода")
     assert cs.summary("en", bohdan).startswith("Bohdan put 2 cards up on deal 7 (Classic, draw 1) in 0:40")
     assert cs.result_text("en", anna).startswith("won in 3:12, ")

@@ -94,6 +94,12 @@ def test_issue12_verdicts_say_what_to_do_next():
             assert "data-action='close'" in html and "data-action='again'" in html
     assert "Undo back" in sheets.verdict_html("en", "lost")
     assert "No path found within the limit" in sheets.verdict_html("en", "unknown")
+    # before the first move (Undo is greyed out) the deal itself is judged: no undo advised
+    for lang, undo_word in (("en", "undo"), ("uk", "скасуйте"), ("ru", "отмените")):
+        for result in ("lost", "unknown"):
+            assert undo_word in sheets.verdict_html(lang, result).lower()
+            assert undo_word not in sheets.verdict_html(lang, result, undo=False).lower()
+    assert "from its first move" in sheets.verdict_html("en", "lost", undo=False)
     same = sheets.settings_html("ru", Settings(draw=1), Rules(1), "http://x/", "")
     assert "variant-note" not in same
 

@@ -409,6 +409,7 @@ class ChallengePage:
             app.store.backend.remove(KEPT_KEY)
             app.toast(self.tr("ch_back"), 3000)
         else:
+            solo.show_link()  # the address names the table again (V2), whatever link ended it
             solo.save()
         if show:
             self.show_results(results)

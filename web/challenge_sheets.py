@@ -16,8 +16,8 @@ name field is ``[data-field=challenge-name]``; the results are
 ``#challenge-results`` with ``data-outcome`` (won/lost/tie from your side,
 ``none`` when you played no part) and a row per game ``tr[data-result]``
 (``data-name``, ``data-you`` yes/no, ``data-won`` yes/no, ``data-moves``,
-``data-place``); Watch buttons are ``[data-action=watch]`` with
-``data-watch`` (the row); a refused link is ``[data-challenge-error]``
+``data-place``), best place first; Watch buttons are ``[data-action=watch]``
+in the same order, with ``data-watch`` (the game's index in ``rows``); a refused link is ``[data-challenge-error]``
 (``challenge/…``); the list's entries ``[data-action=challenge-open]`` with
 ``data-entry`` (``made:<i>`` / ``taken:<i>``).
 """
@@ -123,7 +123,7 @@ def offer_html(lang: str, c: Checked, kept: bool) -> str:
              f"data-moves='{r.moves}' data-foundation='{r.foundation}' data-kept='{'yes' if kept else 'no'}'")
     return (f"<div {attrs}><h2>{_e(lang, 'ch_title')}</h2>"
             f"<p class='big'>{escape(summary(lang, c))} — {_e(lang, 'ch_your_turn')}</p>"
-            f"<p class='note'>{_e(lang, 'ch_checked')}</p>" + rule_html(lang)
+            + rule_html(lang)  # (its last line says the game was checked by replaying every move)
             + (f"<p class='note'>{_e(lang, 'ch_kept')}</p>" if kept else "") + "</div>"
             + _buttons(lang, ("close", "ch_not_now"), ("play-challenge", "ch_play")))
 
@@ -148,7 +148,7 @@ def places(rows: list[Row]) -> list[int]:
 def results_html(lang: str, rows: list[Row], *, answer_url: str | None = None,
                  answer_to: str | None = None, name: str = "", note: str | None = None,
                  share: bool = False, score: bool = True) -> str:
-    """The games side by side (the rule over them), who won, Watch for each game,
+    """The games side by side, best place first (the rule over them), who won, Watch for each game,
     and — after the player's own answer — the link to send back (``answer_url``,
     to ``answer_to``). ``note``: a sentence said above the table (a key)."""
     out = outcome(rows)
@@ -162,8 +162,10 @@ def results_html(lang: str, rows: list[Row], *, answer_url: str | None = None,
     th = (f"<tr><th>#</th><th>{_e(lang, 'race_player')}</th><th class='n'>{_e(lang, 'moves')}</th>"
           f"<th class='n'>{_e(lang, 'time')}</th>"
           + (f"<th class='n'>{_e(lang, 'score')}</th>" if score else "") + "</tr>")
+    ps = places(rows)
+    order = sorted(range(len(rows)), key=lambda i: ps[i])  # best first; equal places as they came
     body = []
-    for row, place in zip(rows, places(rows)):
+    for row, place in ((rows[i], ps[i]) for i in order):
         g, r = row.game, row.game.result
         who = escape(g.challenge.name) + (f" <small>({_e(lang, 'race_you_mark')})</small>" if row.you else "")
         state = (_e(lang, "ch_won") if r.won else escape(plural(lang, "ch_up_n", r.foundation))) + (
@@ -177,8 +179,8 @@ def results_html(lang: str, rows: list[Row], *, answer_url: str | None = None,
     first = rows[0].game.challenge
     watch = "".join(
         f"<button type='button' data-action='watch' data-watch='{i}'>"
-        f"{_e(lang, 'ch_watch_mine' if row.you else 'ch_watch', name=row.game.challenge.name)}</button>"
-        for i, row in enumerate(rows))
+        f"{_e(lang, 'ch_watch_mine' if rows[i].you else 'ch_watch', name=rows[i].game.challenge.name)}</button>"
+        for i in order)
     answer = ""
     if answer_url is not None:
         answer = (f"<h3>{_e(lang, 'ch_send_answer')}</h3>"

@@ -114,14 +114,15 @@ def _seg(name: str, options: Iterable[tuple[object, str, bool]]) -> str:
         for v, label, cur in options) + "</span>"
 
 
-def verdict_html(lang: str, result: str, way: bool = False) -> str:
+def verdict_html(lang: str, result: str, way: bool = False, undo: bool = True) -> str:
     """The solver's verdict on Finish (F2) when it has no line to play: ``lost``
     (proven: no path to victory) or ``unknown`` (none found within its limit). It
     stays until dismissed and says what the player can do next: undo back to a
-    point, or a new deal — or, on a verified deal (``way``), see a way to win it
-    from the start (``show-way``, issue 20)."""
-    title, text = (("verdict_lost", "verdict_lost_text") if result == "lost"
-                   else ("verdict_unknown", "verdict_unknown_text"))
+    point (``undo``: there is a move to take back; before the first move the deal
+    itself is judged, and undo is not offered), or a new deal — or, on a verified
+    deal (``way``), see a way to win it from the start (``show-way``, issue 20)."""
+    title = "verdict_lost" if result == "lost" else "verdict_unknown"
+    text = title + ("_text" if undo else "_start_text")
     return (f"<div id='verdict' data-result='{'lost' if result == 'lost' else 'unknown'}'>"
             f"<h2>{escape(t(lang, title))}</h2><p>{escape(t(lang, text))}</p></div>"
             + (f"<div class='row actions'><button type='button' data-action='show-way'>"

@@ -14,8 +14,12 @@ Decisions (user-visible):
   and is counted apart in the statistics (``web.store``). If the solver proves
   there is no path, or gives up within its budget, a sheet says so and what the
   player can do next (undo back to a point, or a new deal); it stays until
-  dismissed. Pressing Finish again while it thinks stops it (in the worker too);
-  so does Undo, New deal, Restart or Menu, which then go on.
+  dismissed. A game the engine already knows can no longer be won (its
+  ``Outcome``, below) gets that sheet at once: no question, no search.
+  Pressing Finish again while it thinks stops it (in the worker too);
+  so does Undo, New deal, Restart or Menu, which then go on. New deal, Restart
+  or a link while Finish plays its cards stops the cards first, then asks.
+  Finish plays on from where they stopped.
 - The deal's mark next to its number (``body[data-verified]``, V1): every deal
   Kosynka hands out (New deal, Deal of the day, the first deal) is verified when
   dealt. A deal from a link — or a saved game whose mark is unknown — is dealt at
@@ -72,6 +76,7 @@ class Solo:
         self._finish: solve.Finish | None = None
         self._check: solve.Finish | None = None
         self._auto: asyncio.Future[None] | None = None
+        self._line: object | None = None  # the Finish run playing (run_line), until it stops
         self.challenge: str | None = None  # the code of the challenge on the table (web.challenge)
 
     # ------------------------------------------------------------ game life
@@ -168,7 +173,9 @@ class Solo:
 
     def confirm_abandon(self, go, stay=None) -> None:
         """Run ``go`` — after a confirmation if the game in progress has moves. A
-        challenge's game is not left: the challenge ends first (``web.challenge``)."""
+        challenge's game is not left: the challenge ends first (``web.challenge``).
+        A Finish run stops first: the question is about a game that stands still."""
+        self._line = None
         if self.challenge is not None:
             self.app.challenges.ask_end(stay)
         elif self.in_progress():
@@ -349,6 +356,8 @@ class Solo:
         app.input.deselect()
         if g.auto_finish_available:
             asyncio.ensure_future(self.run_line(g.finish_moves(), assisted=False))
+        elif g.outcome() is not None:  # a dead end the engine has proven: nothing to ask the solver
+            self.show_verdict("lost")
         elif g.assisted:  # the solver has had this game already: nothing more to lose
             asyncio.ensure_future(self.think())
         else:
@@ -379,15 +388,21 @@ class Solo:
         if res.result == "won":
             await self.run_line(list(res.moves), assisted=True)
         else:
-            if res.result == "lost" and game.moves == 0 and self.mark != "lost":
-                self.mark = "lost"  # proven from the deal itself
-                self.show_mark()
-                self.save()
-            app.dialogs.open("verdict", sheets.verdict_html(app.lang, res.result,
-                                                            way=self.mark == "verified"))
+            self.show_verdict(res.result)
         if self.game is game:
             self.resume_check()
         app.solver.prepare_next(self.rules_from_settings())
+
+    def show_verdict(self, result: str) -> None:
+        """The sheet of a Finish with no line to play: ``lost`` (proven) or
+        ``unknown``; a deal proven lost before any move is marked so."""
+        app = self.app
+        if result == "lost" and self.game.moves == 0 and self.mark != "lost":
+            self.mark = "lost"  # proven from the deal itself
+            self.show_mark()
+            self.save()
+        app.dialogs.open("verdict", sheets.verdict_html(app.lang, result, way=self.mark == "verified",
+                                                        undo=self.game.can_undo))
 
     def cancel_finish(self) -> None:
         """Stop a Finish search in progress (the table is the player's again)."""
@@ -402,13 +417,17 @@ class Solo:
         """Play ``line`` card by card (an F1 run, or the solver's line for F2)."""
         app = self.app
         game = self.game
+        run = self._line = object()
         app.set_mode(Mode.FINISHING)
         try:
             for move in line:
-                if self.game is not game or not self.play(move, assisted=assisted) or game.is_won:
+                if (self._line is not run or self.game is not game
+                        or not self.play(move, assisted=assisted) or game.is_won):
                     break
                 await asyncio.sleep(0 if app.view.reduced else FINISH_STEP_S)
         finally:
+            if self._line is run:
+                self._line = None
             if self.game is game:
                 app.set_mode(Mode.READY)
                 if game.is_won:

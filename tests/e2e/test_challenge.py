@@ -17,7 +17,7 @@ from kosynka.game import Game
 
 from conftest import _watch
 from test_a11y import _axe
-from gamekit import NO_BOOT_EXTRAS, WIN_DEAL, at_f1, play_by_taps, solver_line, wait_moves
+from gamekit import NO_BOOT_EXTRAS, WIN_DEAL, at_f1, play_by_taps, quiet_page, solver_line, wait_moves
 
 SW_ACTIVE = "document.documentElement.dataset.sw === 'active' && !!navigator.serviceWorker.controller"
 NAME = "localStorage.setItem('kosynka.race.name', %s)"
@@ -131,6 +131,33 @@ def test_a_challenge_and_its_answer_between_two_offline_friends(new_context, bas
     for page in (anna, bohdan):
         assert not page.errors, page.errors
     assert not network, network[:5]
+
+
+def test_the_strip_and_a_deal_link_that_ends_a_challenge(new_context, base_url, wait_ready):
+    """The strip says whole what there is to beat, on a narrow phone too. V2: with
+    no game of the friend's own put aside, the challenge's game stays on the table
+    when another deal's link ends the challenge — and the address names that game
+    again, not the link that was answered "end the challenge" (a reload would
+    otherwise ask to abandon the game for it)."""
+    ch = C.Challenge(WIN_DEAL, Game.new(WIN_DEAL).rules, "Oleksandra-Mariia", 754, solver_line(WIN_DEAL)[:10])
+    page = quiet_page(new_context)
+    page.goto(base_url + "#challenge=" + C.pack(ch))
+    wait_ready(page)
+    _state(page, "offered")
+    page.click("[data-action=play-challenge]")
+    _state(page, "playing")
+    # the strip on a 360-px phone: whose challenge and what to beat, whole (two lines)
+    assert page.evaluate("(() => { const w = document.querySelector('#challenge-bar .who');"
+                         " return w.scrollWidth <= w.clientWidth; })()")
+    play_by_taps(page, "D")
+    wait_moves(page, 1)
+    page.evaluate("location.hash = '#deal=5&draw=1'")
+    page.click("#sheet [data-action=confirm]")  # End the challenge now? Yes
+    _state(page, "done")
+    page.click("#sheet [data-action=close]")
+    assert page.evaluate("[document.body.dataset.deal, location.hash]") == [
+        str(WIN_DEAL), f"#deal={WIN_DEAL}&draw=1"]
+    assert not page.errors
 
 
 def _forged_win() -> str:

@@ -74,6 +74,38 @@ def test_finish_F1_plays_the_rest_and_counts_for_records(new_context, base_url, 
     assert not page.errors
 
 
+def test_new_deal_while_finish_plays_stops_the_cards_then_asks(new_context, base_url, wait_ready):
+    """F1 puts 28 cards up one by one (motion on: a short pause each); New deal
+    meanwhile stops them, then asks — the question is never left over a game
+    that goes on and wins under it. "No": the game stands as it stopped, and
+    Finish plays the rest."""
+    g = at_f1(9)
+    rest = len(g.finish_moves())
+    assert rest >= 20
+    ctx = new_context("phone", boot=NO_BOOT_EXTRAS)
+    ctx.add_init_script("localStorage.setItem('kosynka.game', %s)" % json.dumps(json.dumps(
+        {"v": 1, "rev": 1, "tab": "test", "game": g.to_json(), "meta": {}})))
+    page = ctx.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto(base_url)
+    wait_ready(page)
+    page.click("[data-action=finish]")
+    page.wait_for_function("document.body.dataset.mode === 'finishing'")
+    page.click("[data-action=new]")
+    page.wait_for_selector("#sheet [data-action=confirm]")
+    page.wait_for_function("document.body.dataset.mode === 'ready'")  # the cards stopped
+    stopped = int(counter(page, "moves"))
+    assert g.moves < stopped < g.moves + rest
+    page.click("#sheet [data-action=cancel]")
+    assert int(counter(page, "moves")) == stopped
+    assert page.locator("[data-action=finish].ready").count() == 1  # F1 still applies
+    page.click("[data-action=finish]")
+    page.wait_for_function("document.body.dataset.state === 'won'", timeout=60_000)
+    assert counter(page, "moves") == str(g.moves + rest)  # T1: each card counted once
+    assert not page.errors
+
+
 def test_finish_F2_solver_plays_to_the_end_assisted(table_page, base_url, wait_ready):
     page = table_page
     line = solver_line(WIN_DEAL)

@@ -55,7 +55,9 @@ def test_no_path_verdict_stays_until_dismissed_and_says_what_next(new_context, b
     page.click("#sheet [data-action=confirm]")
     page.wait_for_selector("#verdict[data-result=lost]", timeout=90_000)
     text = page.text_content("#verdict")
-    assert "No path to victory" in text and "Undo" in text and "new deal" in text
+    # no move made yet: the deal itself can't be won — no undo to advise (it is greyed out)
+    assert "No path to victory" in text and "from its first move" in text and "new deal" in text
+    assert "ndo" not in text
     page.wait_for_function("document.body.dataset.mode === 'ready'")
     assert page.locator("#verdict").count() == 1  # still there: no timer takes it away
     page.click("#sheet [data-action=close]")  # Play on
@@ -63,6 +65,32 @@ def test_no_path_verdict_stays_until_dismissed_and_says_what_next(new_context, b
     assert page.evaluate("document.body.dataset.deal") == str(LOST)
     # proven lost from the deal itself: the table's mark says so
     assert page.evaluate("document.body.dataset.verified") == "lost"
+    assert not page.errors
+
+
+# draw 3, no redeal: after these three actions nothing can help any more (the engine's Outcome)
+DEAD_END = (8, 3, 0, ("D", "D", "5h>1"))
+
+
+def test_finish_on_a_dead_end_says_so_at_once(table_page, base_url, wait_ready):
+    """F2: a game the engine has proven can no longer be won gets the solver's
+    "no path" sheet at once — not "Let the solver finish? This game will not
+    count", then a search that can only say the same."""
+    number, draw, redeals, line = DEAD_END
+    page = table_page
+    open_deal(page, base_url, wait_ready, number, draw=draw, redeals=redeals)
+    for move in line:
+        play_by_taps(page, move)
+    wait_moves(page, len(line))
+    page.wait_for_function("document.body.dataset.outcome === 'dead_end'")
+    page.click("[data-action=finish]")
+    page.wait_for_selector("#verdict[data-result=lost]")
+    assert page.locator("#sheet [data-action=confirm]").count() == 0
+    assert page.evaluate("document.body.dataset.mode") == "ready"  # no search: nothing to stop
+    page.click("#sheet [data-action=close]")  # Play on: undo is the way out
+    page.click("[data-action=undo]")
+    wait_moves(page, len(line) + 1)
+    assert page.evaluate("document.body.hasAttribute('data-outcome')") is False
     assert not page.errors
 
 

@@ -40,12 +40,22 @@ def test_a_link_that_names_no_deal_says_so_and_deals_a_new_one(new_context, base
     assert not page.errors
 
 
+def toast_lines(page) -> int:
+    """The lines the message takes on screen."""
+    return page.evaluate("""() => { const r = document.createRange();
+        r.selectNodeContents(document.getElementById('toast'));
+        return new Set([...r.getClientRects()].map(q => Math.round(q.top))).size; }""")
+
+
 @pytest.mark.parametrize("lang", ["uk", "ru"])
 def test_the_message_in_every_language(new_context, base_url, wait_ready, lang):
+    """On a 360-px phone the message uses the screen's width: two lines, not a
+    narrow column of four (it was held to half the screen)."""
     page = open_page(new_context, lang)
     page.goto(base_url + "#deal=abc")
     wait_ready(page)
     assert toast(page) == MESSAGE[lang]
+    assert toast_lines(page) <= 2
 
 
 def test_the_query_form_works_like_the_hash_form(new_context, base_url, wait_ready):

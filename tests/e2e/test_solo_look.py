@@ -117,20 +117,25 @@ def test_a_phone_on_its_side_plays_a_whole_draw_3_line_by_touch(new_context, bas
 
 @pytest.mark.parametrize("size", [(360, 640), (640, 360), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_status_bar_does_not_jump_as_figures_grow(new_context, base_url, wait_ready, size):
-    """Moves 9 → 10 → 100, score 5 → 50 → 500, the clock 0:09 → 9:59: every
-    figure and word of the bar stays where it was."""
+    """Moves 9 → 10 → 100, score 5 → 50 → 500, the clock 0:09 → 9:59, and the
+    first paint's "№ …" (no mark yet) → deal 7 → a six-digit deal, ✓ verified:
+    every figure and word of the bar stays where it was."""
     page = _page(new_context, "uk", size, touch=size[0] < 700)
     page.goto(base_url + "#deal=7&draw=1")
     wait_ready(page)
     page.wait_for_function("document.body.dataset.verified === 'verified'", timeout=60_000)
     where = []
-    for moves, score, clock in (("9", "5", "0:09"), ("10", "50", "1:00"), ("100", "500", "9:59")):
-        where.append(page.evaluate("""([m, s, c]) => {
+    for deal, moves, score, clock in (("…", "9", "5", "0:09"), ("7", "10", "50", "1:00"),
+                                      ("987654", "100", "500", "9:59")):
+        where.append(page.evaluate("""([d, m, s, c]) => {
+            document.getElementById('deal-no').textContent = d;
+            document.getElementById('deal-mark').hidden = d === '…';  // web/boot/paint.js draws no mark
             document.getElementById('moves').textContent = m;
             document.getElementById('score').textContent = s;
             document.getElementById('time').textContent = c;
-            return [...document.querySelectorAll('#bar .stat > span')].map(e => Math.round(e.getBoundingClientRect().left));
-        }""", [moves, score, clock]))
+            return [...document.querySelectorAll('#bar .stat > span:not(#deal-mark)')].map(
+                e => Math.round(e.getBoundingClientRect().left));
+        }""", [deal, moves, score, clock]))
     assert where[0] == where[1] == where[2]
 
 
