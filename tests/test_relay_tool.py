@@ -7,6 +7,7 @@ import asyncio
 import json
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -28,7 +29,10 @@ def test_relay_answers_and_stops():
                 await a.send(json.dumps(["REQ", "q", {"kinds": [1], "limit": 1}]))
                 assert json.loads(await asyncio.wait_for(a.recv(), 10))[0] == "EOSE"
 
-        asyncio.run(talk())
+        # in a thread of its own: under xdist a browser test's Playwright (sync API)
+        # may hold a running event loop in this worker's main thread
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, talk()).result(60)
     finally:
         r.stop()
     assert r.proc.returncode is not None
