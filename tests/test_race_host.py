@@ -568,6 +568,10 @@ def test_the_host_removes_a_stranger_seated_in_the_lobby():
     assert stranger.error_code == "table/left" and not t.links[1].connected
     assert [p["name"] for p in t.me.view["players"]] == ["Host", "P1"]
     assert t.me.view["can"]["start"] and stranger.pid not in t.host.tokens
+    t.connect(1)               # the stranger's page comes back by itself (N9's reconnect):
+    t.run()                    # let go is let go — no seat, no watching
+    assert len(t.me.view["players"]) == 2 and len(t.host.table.members) == 2
+    assert stranger.error_code == "table/left"
     t.me.start()
     t.run()
     assert friend.game is not None and t.host.rejected == {}

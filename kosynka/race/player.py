@@ -122,6 +122,8 @@ class Player:
         return self.link is not None and self.link.connected
 
     def _join(self) -> None:
+        if self.error_code == "table/left":   # let go by the host (removed, or away too
+            return                            # long): a new Player may join anew
         self._awaiting = self._id
         self._join_at = self.clock()
         self._raw(protocol.join(self._id, self.name, self.pid, self.token))

@@ -19,8 +19,8 @@ import pytest
 
 from conftest import BOOT_SCRIPT, CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, _same_origin, wait_ready
 from gamekit import NO_BOOT_EXTRAS
-from racekit import (Seat, hand_over, invite_link, join_table, line, play, ready, start,
-                     table_link, wait_race)
+from racekit import (Seat, hand_over, invite_link, join_table, line, play, ready, room_state,
+                     start, table_link, wait_race)
 
 from tools import relay as relay_tool
 from web.race import signal
@@ -129,7 +129,11 @@ def test_four_players_one_link_a_new_tab_and_a_race(players):
     tab.errors = []
     tab.on("pageerror", lambda e: tab.errors.append(str(e)))
     tab.goto(url)
-    tab.wait_for_selector("#race li[data-you][data-pid='1']", state="attached", timeout=90_000)
+    try:
+        tab.wait_for_selector("#race li[data-you][data-pid='1']", state="attached", timeout=90_000)
+    except Exception as e:
+        raise AssertionError(f"the new tab is not back at its seat: new tab {room_state(Seat(old.name, old.ctx, tab))},"
+                             f" old tab {room_state(old)}, host {room_state(host)}") from e
     old.page.wait_for_selector("#race [data-other-tab]")
     assert host.page.locator("#race li[data-pid]").count() == 4
     old.page.close()

@@ -50,9 +50,13 @@ CHANNEL = "kosynka-race"   # the same name in handover.mjs
 # the last one repeated: soon at first (the host announces again as the link
 # drops), then often enough that a comeback lands seconds after the network does
 REJOIN_S = (3.0, 5.0, 8.0)
-# while a first join has no link to the host yet: join again after these pauses
-# (a lost announcement or a failed first try costs seconds, not a minute)
-JOIN_AGAIN_S = (4.0, 5.0)
+# while a first join has no link to the host yet: join again after these pauses,
+# the last one repeated. Trystero announces again by itself (at 0.2, 0.5, 1.3 s,
+# then every 5.3 s), so a lost announcement needs no new join; a new join helps
+# after a failed try, but one that cuts a try under way short (a busy phone
+# booting its solver) keeps the host's Trystero deaf to this page for 23 s — so
+# the first comes when a try has had its time, and the next ones past the 23 s
+JOIN_AGAIN_S = (8.0, 25.0)
 # after the path is back: the pause before joining again, longer than Trystero's
 # 23 s for an offer or answer under way
 SETTLE_S = 25.0
@@ -253,18 +257,19 @@ class FriendRoom(_Room):
             await self.room.rejoin(fresh)
 
     def reconnect(self, until: Callable[[], bool], pauses: tuple = REJOIN_S,
-                  repeat: bool = True) -> None:
-        """Join again after each of ``pauses`` (the last one repeated if ``repeat``),
-        or as soon as a relay whose connection had closed is back, until a link to
-        the host is open, or ``until()`` says to stop (the page gave up, or left). A
-        new call replaces the one under way."""
+                  drop: bool = True) -> None:
+        """Join again after each of ``pauses`` (the last one repeated) until a link
+        to the host is open, or ``until()`` says to stop (the page gave up, or
+        left). After a ``drop``, also as soon as a relay whose connection had closed
+        is back, over new relay connections while it is not (a first join has none
+        of that: its relays were never cut). A new call replaces the one under way."""
         if self._task is not None and not self._task.done():
             self._task.cancel()
-        self._task = asyncio.ensure_future(self._retry(until, pauses, repeat))
+        self._task = asyncio.ensure_future(self._retry(until, pauses, drop))
 
-    async def _retry(self, until, pauses, repeat) -> None:
+    async def _retry(self, until, pauses, drop) -> None:
         back = False
-        for i in range(10_000 if repeat else len(pauses)):
+        for i in range(10_000):
             # once the path is seen back, a join under way is left to finish: each one
             # cut short keeps the host's Trystero deaf to this page for 23 s
             pause = SETTLE_S if back else pauses[min(i, len(pauses) - 1)]
@@ -275,13 +280,13 @@ class FriendRoom(_Room):
                 if self.closed or self.linked or until():
                     return
                 now = self.relays_open()
-                if not back and (now > was or bool(self.room.freshOpened())):
+                if drop and not back and (now > was or bool(self.room.freshOpened())):
                     back = True  # a relay is back, or a connection made during the
                     break        # outage opened: the path is back — join again now
                 was = now
             if self.closed or self.linked or until():
                 return
-            await self.rejoin(fresh=repeat and not back)   # new relay connections while out
+            await self.rejoin(fresh=drop and not back)   # new relay connections while out
 
     def close(self) -> None:
         if self._task is not None and not self._task.done():

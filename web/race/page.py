@@ -482,8 +482,11 @@ class RacePage(LobbySheets):
         _set("sessionStorage", SEAT_KEY, json.dumps({"code": signal.encode(t)}))
         self.render()
         await self.room.open()
-        self.room.reconnect(until=lambda: self.view() is not None or self.unreachable,
-                            pauses=net.JOIN_AGAIN_S, repeat=False)
+        # on and on, quietly, also once the page said it cannot reach the table;
+        # not once the host has answered (seated, or refused)
+        self.room.reconnect(until=lambda: self.player is None or self.view() is not None
+                            or self.player.error_code is not None,
+                            pauses=net.JOIN_AGAIN_S, drop=False)
 
     def _host_link(self, link) -> None:
         """A (new) link to the host's page opened: our seat talks over it."""
@@ -601,7 +604,9 @@ class RacePage(LobbySheets):
         return status
 
     def _gave_up(self) -> bool:
-        return self.lost_at is not None and real_s() - self.lost_at > GIVE_UP_S
+        """Stop reconnecting: too long without an answer, or the host let us go."""
+        let_go = self.player is None or self.player.error_code == "table/left"
+        return let_go or (self.lost_at is not None and real_s() - self.lost_at > GIVE_UP_S)
 
     def conn_note(self) -> tuple[str, str] | None:
         """Our own connection to the table, as our table says it: (state, words).

@@ -16,14 +16,16 @@
 //   dispatched first: under load Chromium can hand the answerer's first message to
 //   the offerer before its "open" event, and dropping it lost a friend's join);
 //   "dropped" once, when it closes, the
-//   connection fails, or stays disconnected for DISCONNECT_MS; "closed" after
-//   close() on this side.
+//   connection fails, or stays disconnected for DISCONNECT_MS (the messages that
+//   came before it are handed over first); "closed" after close() on this side,
+//   whose messages already sent still go (the channel closes before the connection).
 
 const SLICE_MS = 8;
 const FLOOD_QUEUE = 2000;
 const MAX_CHARS = 65536;       // longer messages are cut (the protocol refuses them anyway)
 const GATHER_MS = 5000;        // an unreachable STUN server must not hold up the link
 const DISCONNECT_MS = 5000;
+const CLOSE_MS = 3000;         // a closing channel's last messages: the connection waits that long at most
 
 const busy = new Set();        // peers with queued events
 let scheduled = false;
@@ -99,6 +101,7 @@ export class Channel {
     if (this.state !== "open") return;
     if (this.queue.length - this.head >= FLOOD_QUEUE) {
       console.warn("race link: the peer floods, dropped");
+      this.queue.length = this.head = 0;    // a flood's backlog is not handed over
       return this._drop();
     }
     let text = typeof data === "string" ? data : "\u0000binary";
@@ -116,8 +119,7 @@ export class Channel {
   _drop() {
     if (this.state === "closed" || this.state === "dropped") return;
     this.state = "dropped";
-    this.queue.length = this.head = 0;    // what was not handed over yet is lost with the link
-    this._shutdown();
+    this._shutdown();       // what arrived before is still handed over, then the status
     this._push(["status", "dropped"]);
   }
 
@@ -208,9 +210,20 @@ export class Peer extends Channel {
 
   _shutdown() {
     clearTimeout(this._timer);
-    try {
-      this.pc.close();
-    } catch (e) { /* already closed */ }
+    const pc = this.pc;
+    const end = () => {
+      try {
+        pc.close();
+      } catch (e) { /* already closed */ }
+    };
+    // close() right after a last message (the host's word to a friend it lets go):
+    // the channel closes first, which sends what it holds — closing the connection
+    // at once would throw that away — then the connection
+    if (this.state === "closed" && this.dc && this.dc.readyState === "open") {
+      this.dc.addEventListener("close", end);
+      setTimeout(end, CLOSE_MS);
+      this.dc.close();
+    } else end();
   }
 }
 
