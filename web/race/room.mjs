@@ -31,6 +31,38 @@ let settled = Promise.resolve();
 const FRESH_MAX = 4;
 const LOST_MS = 10000;     // a path gone this long: the connection is given up (see _watch)
 const LEAVE_MS = 2000;     // a leave that waits on a dead channel does not hold the next join
+// Trystero keeps a pool of ready offers and, when it hands out one older than 57 s,
+// rolls the offer back and restarts its ICE (new credentials). On a connection
+// never answered, Chromium then gathers no candidate for the new offer, and
+// Trystero sends it with none: ICE never starts (seen in the namespace test: a
+// friend coming back after a 45-s cut was never connected when the host's page
+// made the offer — about half the time, as Trystero's peer ids decide who
+// offers; so too a friend joining a table opened over a minute before). Such a
+// connection keeps its offer, its credentials and the candidates gathered for
+// them; a connection that has been answered restarts as Trystero asks.
+class PooledConnection extends RTCPeerConnection {
+  get _fresh() {
+    return !this.remoteDescription && this.localDescription && this.localDescription.type === "offer";
+  }
+
+  restartIce() {
+    if (!this._fresh) super.restartIce();
+  }
+
+  setLocalDescription(description) {
+    if (description && description.type === "rollback" && this._fresh) return Promise.resolve();
+    return description === undefined ? super.setLocalDescription() : super.setLocalDescription(description);
+  }
+
+  createOffer(options) {
+    if (options && options.iceRestart && this._fresh) {
+      const { iceRestart, ...rest } = options;
+      return super.createOffer(rest);
+    }
+    return super.createOffer(options);
+  }
+}
+
 const leave = (room) => room && Promise.race([
   room.leave().catch(() => {}), new Promise((res) => setTimeout(res, LEAVE_MS))]);
 
@@ -111,6 +143,7 @@ export class Room {
         password: this.password,
         relayConfig: { urls: this.urls, warnOnRelayFailure: false },
         rtcConfig: { iceServers: this.ice },
+        rtcPolyfill: PooledConnection,
       },
       this.roomId,
       { onJoinError: (e) => this.errors.push(String(e && e.error)) },
