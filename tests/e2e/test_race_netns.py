@@ -87,8 +87,8 @@ def seats(net, playwright_instance):
             page = ctx.new_page()
             page.errors = []
             page.on("pageerror", lambda e, page=page: page.errors.append(str(e)))
-            if os.environ.get("K19_ICELOG"):
-                ctx.add_init_script(path=os.environ["K19_ICELOG"])
+            if os.environ.get("K19_ICELOG"):     # every connection's candidates and ICE states
+                ctx.add_init_script(path=str(Path(__file__).with_name("icelog.js")))
             if os.environ.get("K19_DEBUG"):
                 page.on("console", lambda m, n=name: print(f"[{time.strftime('%X')}] {n} {m.type}: {m.text[:300]}")
                         if m.type in ("error", "warning") else None)
