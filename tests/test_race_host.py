@@ -376,6 +376,26 @@ def test_n9_a_friend_who_never_comes_back_is_resigned_by_the_hosts_tick(race):
     assert p2.view["phase"] == "racing"
 
 
+def test_n9_a_friend_back_after_the_table_let_them_go_is_told_so_not_seated_anew():
+    """Counted out, the race over, and away past another grace: the seat is let go.
+    The friend's page coming back then (a long cut) hears ``table/left`` — not a new
+    seat under another pid with a fresh score."""
+    t = Table(friends=1)
+    t.start()
+    (p1,) = t.players
+    pid = p1.pid
+    t.net.cut(t.links[0])
+    t.run()
+    for _ in range(2):                            # counted out (N9): the race ends;
+        t.net.at(t.host.next_deadline(), t.host.tick)   # then the seat is let go
+        t.run()
+    assert pid not in t.host.table.members and t.me.view["phase"] == "over"
+    t.connect(0)
+    t.run()
+    assert p1.error_code == "table/left" and p1.pid == pid
+    assert len(t.host.table.members) == 1 and t.host.rejected["table/left"] == 1
+
+
 def _losing_first(link):
     """``link`` loses the first message that reaches it (seen in Chromium: the
     first message on a fresh data channel never arrived, though both ends opened)."""

@@ -206,6 +206,11 @@ class Host:
                 old.pid = None
                 old.link.close()
             self.table.back(pid, now)
+        elif pid is not None:
+            # a comeback to a seat the table has let go (removed, or away past the
+            # grace): told so, not seated anew under another pid with a fresh score
+            self._refuse(conn, "table/left", "you are no longer at this table")
+            return
         else:
             try:
                 pid = self.table.join(msg["name"], now)

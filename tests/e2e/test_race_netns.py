@@ -224,7 +224,11 @@ def _counted_out(net, host: Seat, friend: Seat) -> None:
     wait_race(host, "won", timeout=90_000)
     time.sleep(max(0.0, 75 - (time.perf_counter() - t_cut)))
     net.cut(2, False)
-    wait_race(friend, "lost", timeout=90_000)
+    try:
+        wait_race(friend, "lost", timeout=90_000)
+    except Exception as e:
+        raise AssertionError(f"the friend is not told: friend {room_state(friend)}, "
+                             f"host {room_state(host)}") from e
     friend.page.wait_for_selector("#race-results [data-outcome=counted_out]")  # told exactly that
     for s in (host, friend):
         s.page.wait_for_selector("#race-results tr[data-pid='0'][data-result=won]")

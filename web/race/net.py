@@ -265,6 +265,8 @@ class FriendRoom(_Room):
         of that: its relays were never cut). A new call replaces the one under way."""
         if self._task is not None and not self._task.done():
             self._task.cancel()
+        if drop and self.room is not None:
+            self.room.dropped()
         self._task = asyncio.ensure_future(self._retry(until, pauses, drop))
 
     async def _retry(self, until, pauses, drop) -> None:
@@ -286,7 +288,10 @@ class FriendRoom(_Room):
                 was = now
             if self.closed or self.linked or until():
                 return
-            await self.rejoin(fresh=drop and not back)   # new relay connections while out
+            # after a drop: over the newest set of relay connections too (while out,
+            # a new set every other step; once back, the set that opened — the old
+            # connections may wait a minute more for TCP's backed-off retransmission)
+            await self.rejoin(fresh=drop)
 
     def close(self) -> None:
         if self._task is not None and not self._task.done():

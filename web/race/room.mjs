@@ -28,7 +28,10 @@ const APP_ID = "kosynka-race-1";
 // servers of the room that made it — a room joined before the last one has left
 // would make its offers with the old servers (a TURN server just typed unused).
 let settled = Promise.resolve();
-const FRESH_MAX = 4;
+// new sets of relay connections in one drop: Trystero gives a relay's connection up
+// for good after about a minute of failed tries, so a drop that outlasts the grace
+// (a friend counted out, still to be told the result) needs sets made late in it
+const FRESH_PER_DROP = 6;
 const LOST_MS = 10000;     // a path gone this long: the connection is given up (see _watch)
 const LEAVE_MS = 2000;     // a leave that waits on a dead channel does not hold the next join
 // Trystero keeps a pool of ready offers and, when it hands out one older than 57 s,
@@ -124,7 +127,8 @@ export class Room {
     this.action = null;
     this.joins = 0;
     this.fresh = 0;             // sets of new relay connections made so far
-    this.steps = 0;
+    this.steps = 0;             // comeback steps in this drop
+    this.budget = 0;            // new sets of relay connections left in this drop
     this._seen = 0;
     this.closed = false;
     settled = settled.then(() => this.closed || this._join());
@@ -200,13 +204,23 @@ export class Room {
     return this.relays.every((u) => sockets[u] && sockets[u].readyState === 3);
   }
 
+  // the link to the host dropped: the comeback steps start anew
+  dropped() {
+    this.steps = 0;
+    this.budget = FRESH_PER_DROP;
+  }
+
   // fresh: also over new connections to the relays (a comeback after a drop)
   rejoin(fresh = false) {
-    // at most FRESH_MAX new sets of connections in a page's life (Trystero keeps a
-    // relay's connection open once made): one at every other comeback step, and
-    // none while the newest set is open (the path is back: it serves)
+    // at most FRESH_PER_DROP new sets of connections in a drop (Trystero keeps a
+    // relay's connection open once made; one that never opens it gives up by
+    // itself): one at every other comeback step, and none while the newest set
+    // is open (the path is back: it serves)
     this.steps++;
-    if (fresh && this.steps % 2 === 1 && this.fresh < FRESH_MAX && !this._freshOpen()) this.fresh++;
+    if (fresh && this.steps % 2 === 1 && this.budget > 0 && !this._freshOpen()) {
+      this.fresh++;
+      this.budget--;
+    }
     const n = fresh ? this.fresh : 0;
     const old = this.trystero;
     this.trystero = null;
