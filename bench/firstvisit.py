@@ -65,6 +65,25 @@ new MutationObserver(() => {
 """
 
 
+# the figures of one visit; the profile: when the wasm and the standard library
+# were in (responseEnd), PyScript's progress (asked for / got the interpreter, done)
+RESULT = """() => {
+  const t = window.kosynkaBootTiming || {}, p = window.__progress || {};
+  const end = (re) => {
+    const e = performance.getEntriesByType('resource').find((r) => re.test(r.name));
+    return e ? Math.round(e.responseEnd) : null;
+  };
+  return {
+    paint: (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime,
+    ready: window.__readyAt, installed: window.__installedAt || null,
+    source: t.source || null, miss: t.snapshot_miss || null,
+    wasm: end(/pyodide[.]asm[.]wasm$/), stdlib: end(/python_stdlib[.]zip$/),
+    asked: p['Loading interpreter'], pyodide: p['Loaded interpreter'], pyscript: p['Loaded Pyodide'],
+  };
+}"""
+PROFILE = ("wasm", "stdlib", "asked", "pyodide", "pyscript", "ready")
+
+
 def sh(*cmd: str) -> str:
     return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
 
@@ -188,10 +207,7 @@ def visit(pw, url: str, log: Log, app: bool, incognito: bool) -> dict:
             files = log.per_file(mark)
             page.wait_for_function(f"() => performance.now() > window.__readyAt + {MEMORY_AT_S * 1000}",
                                    timeout=300_000, polling=100)
-            row = page.evaluate("""() => ({
-              paint: (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime,
-              ready: window.__readyAt, installed: window.__installedAt || null,
-              source: (window.kosynkaBootTiming || {}).source || null})""")
+            row = page.evaluate(RESULT)
             row.update(mem=largest_renderer_mb(), bytes=moved, files=files)
             if app:
                 page.close()
@@ -251,6 +267,16 @@ def report(out: dict, rates: list[int], rtt: float) -> None:
         h, a = out[f"{rate}/hello"], out[f"{rate}/app"]
         print(f"{'':>8} app/hello: ready {med(a, 'ready') / med(h, 'ready'):.2f}, "
               f"memory {med(a, 'mem') / med(h, 'mem'):.2f}")
+        for r in a:
+            if r.get("miss"):
+                print(f"{'':>8} no snapshot: {r['miss']}")
+    print("\nprofile (ms from navigation start: the wasm, the standard library in; PyScript "
+          "asks for / gets the interpreter, is done; ready)")
+    print(f"{'link':>8} {'page':6}" + "".join(f"{k:>9}" for k in PROFILE))
+    for rate in rates:
+        for name in ("hello", "app"):
+            rows = out[f"{rate}/{name}"]
+            print(f"{rate:>5}Mb/s {name:6}" + "".join(f"{med(rows, k) or '-':>9}" for k in PROFILE))
     for rate in rates:
         row = out[f"{rate}/app"][0]
         print(f"\nbytes per file, app at {rate} Mbit/s (first run; kB sent by the server):")

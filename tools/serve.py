@@ -276,9 +276,26 @@ def _snapshot_modules(sources: list[tuple[str, Path]]) -> list[str]:
     return sorted(n for n in deps if n not in bad)
 
 
+# PyScript's editor and terminal libraries: loaded only by a <py-editor> or a
+# terminal, which the app has none of — not precached (issue 23 item 2)
+UNUSED_PYSCRIPT = re.compile(r"^(codemirror|xterm)")
+
+
+def _python_entries(root: Path) -> set[str]:
+    """The Python files ``index.html`` names by URL (``<script type="py" src>``): the
+    only ones of ``web/`` the page fetches as files; the rest come in app.zip."""
+    try:
+        html = (root / "index.html").read_text("utf-8")
+    except OSError:
+        return set()
+    return set(re.findall(r'<script[^>]*type="py"[^>]*src="([^"]+)"', html))
+
+
 def _shell_files(root: Path) -> list[str]:
-    """Every file the service worker precaches, as paths relative to the root."""
+    """Every file the service worker precaches, as paths relative to the root: what
+    the page and its workers fetch, no more (a first visit moves each file once)."""
     files = [name for name in SHELL_FILES if (root / name).is_file()]
+    entries = _python_entries(root)
     web = root / "web"
     for path in sorted(web.rglob("*")) if web.is_dir() else ():
         rel = path.relative_to(root)
@@ -290,8 +307,10 @@ def _shell_files(root: Path) -> list[str]:
             "build.json", "build.mjs", "sw-manifest.js",
         ) or path.name.startswith("snapshot-")):
             continue  # the shipped snapshot is named by this version, kept apart
-        if path.suffix == ".py" and rel.parts[1] in ("icons", "boot"):
-            continue  # build-time scripts, not part of the page
+        if path.suffix == ".py" and rel.as_posix() not in entries:
+            continue  # in app.zip (or a build-time script), never fetched as a file
+        if rel.parts[:3] == ("web", "vendor", "pyscript") and UNUSED_PYSCRIPT.match(path.name):
+            continue
         files.append(rel.as_posix())
     return files
 
