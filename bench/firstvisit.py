@@ -16,7 +16,9 @@ start, medians of ``--runs``):
 * ``MB`` — bytes through the shaped loopback (``tc -s qdisc`` counters: every
   request and response of the page, its workers and the service worker) from the
   start until 10 s after ready, or until installed if that is later; ``files`` —
-  the same per file, from the server's own count of the bytes it sent;
+  per file, the bytes the server handed to its sockets (a download the page drops,
+  such as a shipped snapshot that does not pay, counts there what the kernel had
+  already taken: more than crossed the link, which ``MB`` counts);
 * ``mem`` — resident memory (MB) of the largest renderer process of the browser,
   15 s after ready (or once installed, if later): the page and its dedicated
   workers (the solver's Pyodide) live there;
@@ -251,8 +253,9 @@ def run_inside(args) -> dict:
     return out
 
 
-def report(out: dict, rates: list[int], rtt: float) -> None:
-    print(f"\n== first visit, fresh profile, tbf-shaped loopback, RTT {rtt:g} ms "
+def report(out: dict, rates: list[int], rtt: float, incognito: bool) -> None:
+    fresh = "new browser context (incognito)" if incognito else "fresh profile"
+    print(f"\n== first visit, {fresh}, tbf-shaped loopback, RTT {rtt:g} ms "
           "(ms from navigation start; MB moved; renderer MB) ==")
     print(f"{'link':>8} {'page':6}{'paint':>7}{'ready':>8}{'installed':>10}{'MB':>7}"
           f"{'mem':>7}{'2nd kB':>8}  boot")
@@ -316,7 +319,7 @@ def main(argv=None) -> int:
             out = json.loads(Path(tmp.name).read_text())
     finally:
         subprocess.run(["ip", "netns", "del", NS], capture_output=True)
-    report(out, args.rates, args.rtt)
+    report(out, args.rates, args.rtt, args.incognito)
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))
     return 0
