@@ -106,8 +106,12 @@ class Log:
     """Bytes the server sent, per request path, in order."""
 
     def __init__(self) -> None:
-        self.rows: list[list] = []
+        self.rows: list[tuple[str, int]] = []
         self.lock = threading.Lock()
+
+    def add(self, path: str, n: int) -> None:
+        with self.lock:
+            self.rows.append((path, n))
 
     def mark(self) -> int:
         return len(self.rows)
@@ -120,31 +124,14 @@ class Log:
         return dict(out)
 
 
-class _Counting:
-    def __init__(self, raw) -> None:
-        self.raw, self.row = raw, [None, 0]
-
-    def write(self, data) -> int:
-        self.row[1] += len(data)
-        return self.raw.write(data)
-
-    def __getattr__(self, name):
-        return getattr(self.raw, name)
-
-
 def counting_server(rtt_ms: float, log: Log):
-    server = make_server(ROOT, 0, rebuild=False)
+    """The dev server (gzip_static included), counting what it sends, answering
+    each request ``rtt_ms`` late."""
+    server = make_server(ROOT, 0, rebuild=False, sent=log.add)
     base = server.RequestHandlerClass
 
     class Handler(base.func):  # type: ignore[name-defined,misc]
-        def setup(self):
-            super().setup()
-            self.wfile = _Counting(self.wfile)
-
         def do_GET(self):  # noqa: N802
-            self.wfile.row = row = [self.path.split("?")[0], 0]
-            with log.lock:
-                log.rows.append(row)
             time.sleep(rtt_ms / 1000)
             super().do_GET()
 

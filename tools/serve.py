@@ -501,12 +501,28 @@ def ensure_gzip(vendor: Path) -> list[Path]:
 
 # --------------------------------------------------------------------- server
 
+class _Counted:
+    """A response stream that counts the bytes written through it."""
+
+    def __init__(self, raw) -> None:
+        self.raw, self.n = raw, 0
+
+    def write(self, data) -> int:
+        self.n += len(data)
+        return self.raw.write(data)
+
+    def __getattr__(self, name):
+        return getattr(self.raw, name)
+
+
 def make_server(root: Path | str | None = None, port: int = 8000, host: str = "127.0.0.1",
-                *, quiet: bool = True, rebuild: bool = True, prefix: str = "/"):
+                *, quiet: bool = True, rebuild: bool = True, prefix: str = "/", sent=None):
     """A ``ThreadingHTTPServer`` serving ``root`` (not started). Port 0 picks a free
     port (``server.server_address[1]``). With ``rebuild`` the app bundle is rebuilt
     when a source changed before ``web/vendor/`` build files are served. ``prefix``
-    serves the app under a sub-path (``"/kosynka/"``); other paths answer 404."""
+    serves the app under a sub-path (``"/kosynka/"``); other paths answer 404.
+    ``sent(path, nbytes)``, if given, is called after each GET answer with the bytes
+    it wrote, headers included (tests and bench/firstvisit.py count what moved)."""
     import http.server
 
     root = Path(root or ROOT).resolve()
@@ -557,7 +573,15 @@ def make_server(root: Path | str | None = None, port: int = 8000, host: str = "1
                     ensure_bundle(root)
                 except Exception as exc:  # keep serving what exists
                     self.log_error("bundle rebuild failed: %s", exc)
-            super().do_GET()
+            if sent is None:
+                super().do_GET()
+                return
+            out = self.wfile = _Counted(self.wfile)
+            try:
+                super().do_GET()
+            finally:
+                self.wfile = out.raw
+                sent(self.path.split("?")[0], out.n)
 
         def end_headers(self):
             # Let the browser revalidate; the service worker does the caching.
