@@ -69,8 +69,8 @@ from . import firstpaint
 from .pyimports import imports, module_name, ours
 from .snapshot import ensure_snapshot
 
-__all__ = ["ROOT", "ensure_vendor", "ensure_bundle", "ensure_gzip", "browser_modules", "make_server", "main",
-           "VendorError"]
+__all__ = ["ROOT", "ensure_vendor", "ensure_bundle", "ensure_gzip", "browser_modules",
+           "make_server", "main", "VendorError"]
 
 ROOT = Path(__file__).resolve().parent.parent
 
