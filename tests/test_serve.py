@@ -96,6 +96,43 @@ def test_server_serves_a_sub_path(tmp_path):
         srv.server_close()
 
 
+def test_server_sends_precompressed_siblings_like_gzip_static(tmp_path):
+    """Issue 23 item 3: a vendored file's .gz sibling (ensure_gzip) goes to a browser
+    that accepts gzip, with Content-Encoding and the file's own type; the plain
+    file to one that does not; a sibling older than its file is never sent."""
+    import gzip
+    import os
+
+    vendor = tmp_path / "web" / "vendor"
+    vendor.mkdir(parents=True)
+    wasm = vendor / "big.wasm"
+    wasm.write_bytes(b"\0asm" + bytes(100_000))
+    (vendor / "small.js").write_text("x = 1;\n")
+    assert serve.ensure_gzip(vendor) == [vendor / "big.wasm.gz"]
+    assert serve.ensure_gzip(vendor) == []  # up to date
+    assert "web/vendor/big.wasm.gz" not in serve._shell_files(tmp_path)
+    srv = serve.make_server(tmp_path, 0, rebuild=False)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+
+    def get(accept):
+        req = urllib.request.Request(f"http://127.0.0.1:{srv.server_address[1]}/web/vendor/big.wasm",
+                                     headers={"Accept-Encoding": accept})
+        with urllib.request.urlopen(req) as r:
+            return r.headers["Content-Encoding"], r.headers["Content-Type"], r.read()
+
+    try:
+        enc, kind, body = get("gzip, deflate, br")
+        assert (enc, kind) == ("gzip", "application/wasm")
+        assert gzip.decompress(body) == wasm.read_bytes() and len(body) < 10_000
+        assert get("identity") == (None, "application/wasm", wasm.read_bytes())
+        st = wasm.stat()
+        os.utime(wasm, (st.st_atime, st.st_mtime + 10))  # the file rebuilt since
+        assert get("gzip")[0] is None
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
 def _serve(*args):
     return subprocess.run([sys.executable, "-m", "kosynka", "serve", *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)

@@ -41,8 +41,11 @@ Standard library only. Two jobs:
 ``main(argv)`` — ``python3 -m kosynka serve [--port 8000] [--host 127.0.0.1]``
     (or ``python3 -m tools.serve …``) takes the port, vendors if needed, serves
     the repository root over HTTP and prints the URL. Wrong arguments or a port
-    in use: one line on stderr, exit status 2, before any vendoring. Any static
-    server works as well (``python -m http.server``) once vendored.
+    in use: one line on stderr, exit status 2, before any vendoring. It sends a
+    vendored file's precompressed ``.gz`` sibling (:func:`ensure_gzip`) with
+    ``Content-Encoding: gzip`` when the browser accepts it, as nginx's
+    ``gzip_static`` does (issue 23 item 3). Any static server works as well
+    (``python -m http.server``, which sends every file as it is) once vendored.
 
 This module lives in the repository's ``tools/``, outside the engine: nothing
 of it reaches the browser, and it imports nothing of ``kosynka`` (the first
@@ -66,8 +69,8 @@ from . import firstpaint
 from .pyimports import imports, module_name, ours
 from .snapshot import ensure_snapshot
 
-__all__ = ["ROOT", "ensure_vendor", "ensure_bundle", "browser_modules", "make_server", "main",
-           "VendorError"]
+__all__ = ["ROOT", "ensure_vendor", "ensure_bundle", "ensure_gzip", "browser_modules",
+           "make_server", "main", "VendorError"]
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -273,22 +276,41 @@ def _snapshot_modules(sources: list[tuple[str, Path]]) -> list[str]:
     return sorted(n for n in deps if n not in bad)
 
 
+# PyScript's editor and terminal libraries: loaded only by a <py-editor> or a
+# terminal, which the app has none of — not precached (issue 23 item 2)
+UNUSED_PYSCRIPT = re.compile(r"^(codemirror|xterm)")
+
+
+def _python_entries(root: Path) -> set[str]:
+    """The Python files ``index.html`` names by URL (``<script type="py" src>``): the
+    only ones of ``web/`` the page fetches as files; the rest come in app.zip."""
+    try:
+        html = (root / "index.html").read_text("utf-8")
+    except OSError:
+        return set()
+    return set(re.findall(r'<script[^>]*type="py"[^>]*src="([^"]+)"', html))
+
+
 def _shell_files(root: Path) -> list[str]:
-    """Every file the service worker precaches, as paths relative to the root."""
+    """Every file the service worker precaches, as paths relative to the root: what
+    the page and its workers fetch, no more (a first visit moves each file once)."""
     files = [name for name in SHELL_FILES if (root / name).is_file()]
+    entries = _python_entries(root)
     web = root / "web"
     for path in sorted(web.rglob("*")) if web.is_dir() else ():
         rel = path.relative_to(root)
         if not path.is_file() or "__pycache__" in rel.parts:
             continue
-        if any(p.startswith(".") for p in rel.parts) or path.suffix in (".map", ".tmp", ".pyc"):
+        if any(p.startswith(".") for p in rel.parts) or path.suffix in (".map", ".tmp", ".pyc", ".gz"):
             continue
         if rel.parts[:2] == ("web", "vendor") and (path.name in (
             "build.json", "build.mjs", "sw-manifest.js",
         ) or path.name.startswith("snapshot-")):
             continue  # the shipped snapshot is named by this version, kept apart
-        if path.suffix == ".py" and rel.parts[1] in ("icons", "boot"):
-            continue  # build-time scripts, not part of the page
+        if path.suffix == ".py" and rel.as_posix() not in entries:
+            continue  # in app.zip (or a build-time script), never fetched as a file
+        if rel.parts[:3] == ("web", "vendor", "pyscript") and UNUSED_PYSCRIPT.match(path.name):
+            continue
         files.append(rel.as_posix())
     return files
 
@@ -445,17 +467,62 @@ def ensure_vendor(root: Path | str | None = None) -> dict:
                 old.unlink()
     record = ensure_bundle(root)
     ensure_snapshot(root, record)  # issue 15; fails soft
+    ensure_gzip(vendor)
     return record
+
+
+# Vendored files a server may send gzipped (issue 23 item 3): text and wasm worth
+# it (the wasm 9.6 MB -> 3.6 MB; python_stdlib.zip and app.zip are compressed already).
+GZIP_SUFFIXES = (".wasm", ".mjs", ".js", ".json", ".css")
+GZIP_MIN_BYTES = 16_384
+
+
+def ensure_gzip(vendor: Path) -> list[Path]:
+    """Write ``<file>.gz`` beside each file of ``vendor`` that ends in one of
+    ``GZIP_SUFFIXES`` and is at least ``GZIP_MIN_BYTES`` long, when missing or
+    older than it (as for nginx's ``gzip_static``): :func:`make_server` sends it with
+    ``Content-Encoding: gzip`` to a browser that accepts gzip. Returns those written."""
+    import gzip
+
+    written = []
+    for path in sorted(vendor.rglob("*")):
+        if not path.is_file() or path.suffix not in GZIP_SUFFIXES:
+            continue
+        st = path.stat()
+        gz = path.with_name(path.name + ".gz")
+        if st.st_size < GZIP_MIN_BYTES or (gz.is_file() and gz.stat().st_mtime >= st.st_mtime):
+            continue
+        tmp = gz.with_name(gz.name + ".tmp")
+        tmp.write_bytes(gzip.compress(path.read_bytes(), 9, mtime=0))
+        os.replace(tmp, gz)
+        written.append(gz)
+    return written
 
 
 # --------------------------------------------------------------------- server
 
+class _Counted:
+    """A response stream that counts the bytes written through it."""
+
+    def __init__(self, raw) -> None:
+        self.raw, self.n = raw, 0
+
+    def write(self, data) -> int:
+        self.n += len(data)
+        return self.raw.write(data)
+
+    def __getattr__(self, name):
+        return getattr(self.raw, name)
+
+
 def make_server(root: Path | str | None = None, port: int = 8000, host: str = "127.0.0.1",
-                *, quiet: bool = True, rebuild: bool = True, prefix: str = "/"):
+                *, quiet: bool = True, rebuild: bool = True, prefix: str = "/", sent=None):
     """A ``ThreadingHTTPServer`` serving ``root`` (not started). Port 0 picks a free
     port (``server.server_address[1]``). With ``rebuild`` the app bundle is rebuilt
     when a source changed before ``web/vendor/`` build files are served. ``prefix``
-    serves the app under a sub-path (``"/kosynka/"``); other paths answer 404."""
+    serves the app under a sub-path (``"/kosynka/"``); other paths answer 404.
+    ``sent(path, nbytes)``, if given, is called after each GET answer with the bytes
+    it wrote, headers included (tests and bench/firstvisit.py count what moved)."""
     import http.server
 
     root = Path(root or ROOT).resolve()
@@ -472,12 +539,31 @@ def make_server(root: Path | str | None = None, port: int = 8000, host: str = "1
             ".py": "text/plain",
         }
 
+        gzipped: str | None = None  # the file whose .gz sibling this answer sends
+
         def translate_path(self, path):
             if prefix != "/":
                 if not path.startswith(prefix):
                     return str(root / ".no-such-file")
                 path = "/" + path[len(prefix):]
-            return super().translate_path(path)
+            real = super().translate_path(path)
+            return real + ".gz" if real == self.gzipped else real
+
+        def send_head(self):
+            # like nginx's gzip_static: a precompressed sibling (ensure_gzip) goes
+            # to a browser that accepts gzip, with Content-Encoding
+            self.gzipped = None
+            if "gzip" in self.headers.get("Accept-Encoding", ""):
+                real = self.translate_path(self.path)
+                try:  # a stale sibling (its file rebuilt since) is not sent
+                    if os.stat(real + ".gz").st_mtime >= os.stat(real).st_mtime:
+                        self.gzipped = real
+                except OSError:
+                    pass
+            return super().send_head()
+
+        def guess_type(self, path):
+            return super().guess_type(path[:-3] if self.gzipped and path.endswith(".gz") else path)
 
         def do_GET(self):  # noqa: N802
             if rebuild and self.path.split("?")[0].rsplit("/", 1)[-1] in (
@@ -487,11 +573,22 @@ def make_server(root: Path | str | None = None, port: int = 8000, host: str = "1
                     ensure_bundle(root)
                 except Exception as exc:  # keep serving what exists
                     self.log_error("bundle rebuild failed: %s", exc)
-            super().do_GET()
+            if sent is None:
+                super().do_GET()
+                return
+            out = self.wfile = _Counted(self.wfile)
+            try:
+                super().do_GET()
+            finally:
+                self.wfile = out.raw
+                sent(self.path.split("?")[0], out.n)
 
         def end_headers(self):
             # Let the browser revalidate; the service worker does the caching.
             self.send_header("Cache-Control", "no-cache")
+            if self.gzipped:
+                self.send_header("Content-Encoding", "gzip")
+                self.send_header("Vary", "Accept-Encoding")
             super().end_headers()
 
         def log_message(self, fmt, *args):

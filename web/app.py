@@ -137,7 +137,6 @@ class App:
         window.setInterval(self.listeners.proxy(lambda *a: self.tick()), 500)
         self.challenges.started(meta if game is not None else {}, challenge)
         self.race.way_back()
-        self.solver.start_worker()
         self.solver.prepare_next(solo.rules_from_settings())
 
     def bind(self) -> None:

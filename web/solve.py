@@ -4,12 +4,15 @@ to say and to play (issue 9 item 4).
 
 Where the solver runs:
 - In a module Web Worker with its own Pyodide (``web/solver-worker.mjs``), started
-  once the table is ready; it speaks ``web.solver_protocol`` (versioned
+  when a job needs it: the first Finish (F2) or check of a linked deal, not at
+  start-up — a second Pyodide holds ~100 MB of the page's renderer (issue 23 item
+  4: ``bench/firstvisit.py``). It speaks ``web.solver_protocol`` (versioned
   envelopes). The page's thread stays free for taps, and the search gets the
   machine's second core. Cancelling a Finish sends ``cancel``: the worker stops
   that search between two slices.
-- On the main thread in cooperative slices (``Slicer``) while the worker is not up
-  yet (the first deal on a first visit), busy, or if it failed: each ``step(n)`` is
+- On the main thread in cooperative slices (``Slicer``) while the worker is not
+  started (the first deal on a first visit, the deal searched ahead), not up yet,
+  busy, or if it failed: each ``step(n)`` is
   sized to about ``SLICE_S`` and the loop yields to the browser between slices.
   A Finish pressed while the worker is still starting waits for it (the player sees
   "thinking") rather than search on the page (issue 12 item 6); the check of a
@@ -202,9 +205,11 @@ class Finish:
     async def _run(self) -> SolveResult | None:
         client = self.client
         t0 = time.perf_counter()
+        slices = client.slicer.slices
         res = None
         where = "page"
         rules = self.position.rules
+        client.start_worker()  # a job that needs it (issue 23 item 4)
         if not client._up.done() and (client.worker is not None or not self.on_page):
             await client.worker_up()  # still starting: wait for it, search nothing here
         if self.cancelled:
@@ -227,6 +232,7 @@ class Finish:
         w = self.what
         client.stats(**{f"{w}_s": round(time.perf_counter() - t0, 3), f"{w}_where": where,
                         f"{w}_states": None if res is None else res.states,
+                        f"{w}_page_slices": client.slicer.slices - slices,
                         f"{w}_result": "cancelled" if self.cancelled else None if res is None else res.result})
         return None if self.cancelled else res
 
@@ -248,7 +254,7 @@ class SolverClient:
         self._up = asyncio.get_event_loop().create_future()  # True: the worker is up
 
     def start_worker(self) -> None:
-        """Start the solver worker (once the table is ready)."""
+        """Start the solver worker, once (the first Finish or check starts it)."""
         if self.worker is None:
             try:
                 self.worker = WorkerClient(self.stats, self._set_up)

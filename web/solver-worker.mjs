@@ -12,8 +12,10 @@ let jobs = null;
 let running = false;
 
 const booted = (async () => {
-  // restored from the page's memory snapshot when one is stored, else a normal boot
-  const { py, boot } = await loadAppPyodide();
+  // restored from the page's memory snapshot when one is stored, or from the
+  // shipped one if the page downloaded it (never downloaded again: issue 23
+  // item 2), else a normal boot
+  const { py, boot } = await loadAppPyodide({ shipped: "cached" });
   const protocol = py.pyimport("web.solver_protocol");
   jobs = protocol.Jobs();
   return protocol.ready(String(boot));

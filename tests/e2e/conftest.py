@@ -83,13 +83,14 @@ def pytest_collection_modifyitems(config, items):
 # ------------------------------------------------------------------ server
 
 class StaticServer:
-    """A stdlib static server in a thread, serving the repo under ``prefix``."""
+    """A stdlib static server in a thread, serving the repo under ``prefix``;
+    ``sent(path, nbytes)`` hears of every answer (tools.serve.make_server)."""
 
-    def __init__(self, root: Path = ROOT, prefix: str = "/"):
+    def __init__(self, root: Path = ROOT, prefix: str = "/", sent=None):
         from tools.serve import make_server
 
         self.prefix = "/" + prefix.strip("/") + "/" if prefix.strip("/") else "/"
-        self.httpd = make_server(root, 0, "127.0.0.1", prefix=self.prefix)
+        self.httpd = make_server(root, 0, "127.0.0.1", prefix=self.prefix, sent=sent)
         self.port = self.httpd.server_address[1]
         self.origin = f"http://127.0.0.1:{self.port}"
         self.url = self.origin + self.prefix

@@ -126,11 +126,17 @@ def test_finish_F2_solver_plays_to_the_end_assisted(table_page, base_url, wait_r
     assert not page.errors
 
 
-def _worker_idle(page):
-    """Wait until the solver worker is up and has prepared the next deal (V1)."""
-    page.wait_for_function("(window.kosynkaSolverStats || {}).worker_boot")
-    assert page.evaluate("window.kosynkaSolverStats.worker_boot") != "failed"
+def _next_deal_ready(page):
+    """Wait until the next deal is prepared (V1), on the page or in the worker."""
     page.wait_for_function("(localStorage.getItem('kosynka.next') || '').includes('d1')", timeout=90_000)
+
+
+def _worker_idle(page):
+    """Wait until the solver worker is up (a linked deal's check started it, issue
+    23 item 4) and the next deal is prepared (V1)."""
+    page.wait_for_function("(window.kosynkaSolverStats || {}).worker_boot", timeout=90_000)
+    assert page.evaluate("window.kosynkaSolverStats.worker_boot") != "failed"
+    _next_deal_ready(page)
 
 
 def test_cancelling_finish_stops_the_workers_search(table_page, base_url, wait_ready):
@@ -165,7 +171,7 @@ def test_new_deal_is_verified_and_dealt_at_once(table_page, base_url, wait_ready
     the tap, no search to wait for. (Its timing is in bench/page.py.)"""
     page = table_page
     first = int(page.evaluate("document.body.dataset.deal"))
-    _worker_idle(page)
+    _next_deal_ready(page)
     second = page.evaluate("""() => {
         document.querySelector('[data-action=new]').click();
         return [document.body.dataset.deal, document.body.dataset.mode];

@@ -117,6 +117,32 @@ def test_offline_after_one_visit(new_context, server_factory):
     wait_ready(page2)
 
 
+def test_a_first_visit_moves_each_file_once_and_a_second_almost_nothing(new_context, vendored):
+    """Issue 23 item 2 (O2): from a fresh context to installed for offline, every
+    file crosses the network once (the service worker's precache and the app's
+    workers take what the page downloaded: a revalidation is a few hundred bytes);
+    a second visit moves under 100 kB."""
+    from collections import Counter
+
+    sent: list[tuple[str, int]] = []
+    srv = StaticServer(ROOT, "/", sent=lambda path, n: sent.append((path, n)))
+    try:
+        ctx = new_context("phone", origins=[srv.origin])
+        first = _load_and_install(ctx, srv.url)
+        first.wait_for_function(f"['saved', 'failed'].includes({HTML}.snapshot)", timeout=90_000)
+        bodies = Counter(path for path, n in list(sent) if n > 10_000)
+        assert bodies and [p for p, times in bodies.items() if times > 1] == [], bodies
+        first.close()
+        mark = len(sent)
+        page = ctx.new_page()
+        page.goto(srv.url)
+        wait_ready(page)
+        second = list(sent)[mark:]
+        assert sum(n for _, n in second) < 100_000, second
+    finally:
+        srv.stop()
+
+
 ASK_VERSION = """() => new Promise(resolve => {
     const c = navigator.serviceWorker.controller;
     if (!c) return resolve(null);

@@ -78,23 +78,55 @@ export async function readSnapshot(key, miss = {}) {
 // The snapshot shipped with the build (tools/make-snapshot.mjs) at `url`: a gzip
 // file, decompressed here as it arrives, unless the server already decoded it
 // (Content-Encoding: gzip). -> {bytes, meta: {size, sent, ms (fetch + gunzip)}}
-// or null; `miss.why` says why not.
-export async function fetchShippedSnapshot(url, miss = {}, signal = undefined) {
+// or null; `miss.why` says why not. Options:
+// - `budget` (ms): used only if it pays (issue 23 item 3). PROBE_MS after the
+//   answer starts, the bytes in so far (counted as they arrive, not as fast as
+//   they are gunzipped) project when the whole file will be;
+//   later than `budget` ms after the fetch began (a slow link: a normal boot is
+//   sooner), the download is dropped.
+// - `cached`: only from the HTTP cache (what the page downloaded), never the network.
+const PROBE_MS = 400;
+
+export async function fetchShippedSnapshot(url, miss = {}, { signal, budget, cached } = {}) {
+  const ctl = new AbortController();
+  signal?.addEventListener("abort", () => ctl.abort());
+  let probe;
   try {
     const t0 = performance.now();
-    const r = await fetch(url, { signal });
+    const r = await fetch(url, cached ? { signal: ctl.signal, cache: "only-if-cached", mode: "same-origin" }
+      : { signal: ctl.signal });
     if (!r.ok) {
       miss.why = `HTTP ${r.status}`;
       return null;
     }
     const decoded = /gzip/i.test(r.headers.get("Content-Encoding") || "");
-    const bytes = decoded ? new Uint8Array(await r.arrayBuffer()) : await gunzip(r.body);
-    const meta = { size: bytes.length, sent: +r.headers.get("Content-Length") || null,
-      ms: Math.round(performance.now() - t0) };
+    const sent = +r.headers.get("Content-Length") || null;
+    let body = r.body;
+    if (budget && sent && !decoded) {
+      // bytes counted as they arrive, whatever the pace of the gunzip
+      const [counted, rest] = body.tee();
+      body = rest;
+      let got = 0;
+      const reader = counted.getReader();
+      (async () => {
+        for (let c = await reader.read(); !c.done; c = await reader.read()) got += c.value.byteLength;
+      })().catch(() => {});
+      probe = setTimeout(() => {
+        const ms = performance.now() - t0;
+        if ((got ? ms * sent / got : Infinity) > budget) {
+          miss.why = `slow link: ${got} of ${sent} bytes in ${Math.round(ms)} ms`;
+          ctl.abort();
+        }
+      }, PROBE_MS);
+    }
+    const bytes = decoded ? new Uint8Array(await new Response(body).arrayBuffer()) : await gunzip(body);
+    const meta = { size: bytes.length, sent, ms: Math.round(performance.now() - t0) };
     return { bytes, meta };
   } catch (e) {
-    miss.why = String(e && (e.name || e.message) || e);
+    miss.why ||= String(e && (e.name || e.message) || e);
     return null;
+  } finally {
+    clearTimeout(probe);
   }
 }
 
@@ -102,14 +134,16 @@ const shippedURL = (build) =>
   new URL(`../vendor/snapshot-${build.version}.bin.gz`, import.meta.url);
 
 // The snapshot of this build, the first found: "stored" (IndexedDB, unless
-// `stored` is false), else "shipped" (shippedURL, unless `shipped` is false).
-// With `early` the shipped one is fetched at once, beside the IndexedDB read
-// (dropped if that finds one). -> {bytes, meta, source} or null; `miss.stored`,
-// `miss.shipped` say why not.
-export async function findSnapshot(build, { stored = true, shipped = true, early = false } = {},
+// `stored` is false), else "shipped" (shippedURL, unless `shipped` is false;
+// `shipped: "cached"` takes it only from the HTTP cache). With `early` the
+// shipped one is fetched at once, beside the IndexedDB read (dropped if that
+// finds one); `budget` as for fetchShippedSnapshot. -> {bytes, meta, source} or
+// null; `miss.stored`, `miss.shipped` say why not.
+export async function findSnapshot(build, { stored = true, shipped = true, early = false, budget } = {},
   miss = {}) {
   const why = {}, ctl = new AbortController();
-  const get = () => fetchShippedSnapshot(shippedURL(build), why, ctl.signal);
+  const get = () => fetchShippedSnapshot(shippedURL(build), why,
+    { signal: ctl.signal, budget, cached: shipped === "cached" });
   const file = shipped && early ? get() : null;
   if (stored) {
     const no = {};

@@ -2,7 +2,8 @@
 //
 //   import { loadAppPyodide } from "./boot/worker-pyodide.mjs";
 //   const { py, boot } = await loadAppPyodide();   // boot: "snapshot" | "normal"
-//   // {snapshot: false}: no snapshot; {shipped: false}: only a stored one
+//   // {snapshot: false}: no snapshot; {shipped: false}: only a stored one;
+//   // {shipped: "cached"}: the shipped one only if the page downloaded it (HTTP cache)
 //
 // Restores the memory snapshot of this runtime + app version (kosynka and the
 // pure web modules already imported): the page's copy in IndexedDB, else the
