@@ -54,6 +54,11 @@ class _Search(_Moves, _Sliced):
     partial run, talon card, its penalty when a redeal is needed, talon card to
     a foundation (added), a talon King to an empty column (added)."""
 
+    TALON_FIRST = SCORES[:7] + (1000,) + SCORES[8:]
+    """The same with talon cards first (above foundation moves): the order of
+    the sound search and of a fourth search of the portfolio in Classic draw 3
+    (see :class:`kosynka.solver.Solver`)."""
+
     def __init__(self, position: Position, max_states: int | None = None,
                  max_seconds: float | None = None, prune=ALL_PRUNING,
                  strategy: str = "dfs", weights=(3, 1, 0), scores=None,
