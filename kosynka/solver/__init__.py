@@ -86,7 +86,10 @@ both depth-first orders miss (of the deals undecided at 10 s in a sample of
 deals 0–99, 20,000 states each: draw-1 deal 90 in 6,473 states, draw-3 deal
 34 in 861); like the streamlined one it only ever says ``won``. With limited
 redeals it won none of the 11 undecided Turn Three deals, so it is left out
-there. With limited redeals the streamlined search is a greedy
+there. In Classic draw 3 the sound search plays talon cards first and a
+fourth search, the streamlined space depth-first with talon cards first,
+takes turns as well (2 : 2 : 1 : 1 quanta; see :class:`Solver`).
+With limited redeals the streamlined search is a greedy
 best-first search (fewest face-down cards × 3 + cards off the foundations
 first) instead of depth-first: see :func:`streamlined_search`. V1 (verified deals)
 only needs wins: it runs the streamlined search alone.
