@@ -23,7 +23,9 @@ class Solver(_Sliced):
     within 120,000 states, these win 57 (the sound order) and 69 (the fourth
     search) besides the 2, 20 and 75 won before, in less CPU time (46 s
     against 65 s for the 14), and prove the same loss (54); with 20,000
-    states, deals 0–99 give 77 wins against 75 and the same 11 losses. With
+    states, deals 0–99 give 77 wins against 75 and the same 11 losses; deals
+    0–499 at 10 CPU s, 399 against 397 (57, 69, 158 and 399 won; 225 and
+    360, won by the old sound order, undecided) and the same 57 losses. With
     limited redeals the fourth search cost more wins than it brought (Turn
     Three, the 33 deals of 0–99 undecided within 20,000 states, 60,000
     each: 6 won against 9), so it is left out there."""
