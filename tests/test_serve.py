@@ -39,7 +39,8 @@ def test_bundle_holds_what_the_page_imports_and_follows_the_disk(tmp_path):
     names = set(zipfile.ZipFile(app / "web/vendor/app.zip").namelist())
     web = {p.relative_to(app).as_posix() for p in (app / "web").glob("*.py")}
     assert web and web <= names                       # every module of the page
-    assert {"kosynka/__init__.py", "kosynka/position.py", "kosynka/solver.py"} <= names
+    assert {"kosynka/__init__.py", "kosynka/position.py", "kosynka/solver/__init__.py",
+            "kosynka/solver/search.py", "kosynka/solver/moves.py"} <= names
     # command line and benchmark: no page module imports them, so they stay out
     assert not names & {"kosynka/cli.py", "kosynka/cli_common.py", "kosynka/__main__.py",
                         "kosynka/solver_bench.py"}

@@ -1,0 +1,379 @@
+"""The sound and streamlined searches' move generator over packed states
+(see the representation in :mod:`kosynka.solver`): the moves of a state in
+search order, the forced moves after a move, and applying a move."""
+
+from __future__ import annotations
+
+from ..safety import safe_back as _safe_back  # the one definition of the rule and its proof
+from .proofs import _EMPTY, _FD, _KIDS, _PAR, _talon_reach, _toggles
+
+
+class _Moves:
+    """The move half of :class:`kosynka.solver.search._Search`: it reads the
+    search's settings (``draw``, ``limit``, ``scores``, the ``prune``
+    switches) and keeps its talon-reach cache."""
+
+    def _autos(self, state, m=None):
+        """Apply the ``"safe"`` moves (see :func:`kosynka.safety.safe`) and the ``"twins"``
+        moves (see :func:`_toggles`) until none is left; ``m``: the move that
+        led to ``state`` from a state with none left."""
+        state, done = self._safe_after(state, m)
+        if not self._twins:
+            return state, done
+        while True:
+            toggles = _toggles(state[0], higher_only=True)
+            if not toggles:
+                return state, done
+            i, n, d, _ = toggles[0]
+            m = (0, i, n, d)
+            state, more = self._safe_after(self._apply(state, m), m)
+            done = done + [m] + more
+
+    def _safe_after(self, state, m):
+        """:meth:`_safe_autos` of ``state``, reached by ``m`` from a state
+        where none was left: after a run moved between columns only the card
+        it uncovered can go up (nothing else changed), so only it is
+        looked at before the full pass."""
+        if m is not None and m[0] == 0 and m[3] >= 0:
+            col = state[0][m[1]]
+            if not col:
+                return state, _EMPTY
+            t = col[-1]
+            found = state[3]
+            if found[t & 3] != t >> 2 or not (self._stream or _safe_back(t, found)):
+                return state, _EMPTY
+        return self._safe_autos(state)
+
+    def _safe_autos(self, state):
+        """Apply the ``"safe"`` moves (see :func:`kosynka.safety.safe`) until none is left."""
+        if not self._safe_on:
+            return state, _EMPTY
+        cols, talon, p, found, r = state
+        done = None
+        while True:
+            # the (at most 4) cards the foundations take next that are safe
+            f0, f1, f2, f3 = found
+            m = False
+            for s, k in ((0, f0), (1, f1), (2, f2), (3, f3)):
+                if k == 13:
+                    continue
+                if s == 0 or s == 3:
+                    ok = f1 >= k and f2 >= k and (f3 if s == 0 else f0) >= k - 1
+                else:
+                    ok = f0 >= k and f3 >= k and (f2 if s == 1 else f1) >= k - 1
+                if not ok and not self._stream:
+                    continue
+                c = k * 4 + s
+                for i in range(7):
+                    col = cols[i]
+                    if col and col[-1] == c:
+                        rest = col[:-1]
+                        if rest and rest[-1] >= _FD:
+                            rest = rest[:-1] + bytes((rest[-1] - _FD,))
+                        cols = cols[:i] + (rest,) + cols[i + 1:]
+                        mv = (0, i, 1, -1)
+                        break
+                else:
+                    if c not in talon:
+                        continue
+                    i = talon.index(c)
+                    if not (self._auto_talon or ((self.draw == 1 or self._stream) and i == p - 1)):
+                        continue
+                    talon = talon[:i] + talon[i + 1:]
+                    p = i
+                    mv = (1, i, -1, False)
+                if done is None:
+                    done = []
+                done.append(mv)
+                f = list(found)
+                f[s] += 1
+                found = tuple(f)
+                m = True
+                break
+            if not m:
+                break
+        if done is None:
+            return state, _EMPTY
+        return (cols, talon, p, found, r), done
+
+    def _reach(self, talon, p, r):
+        can = self.limit is None or r < self.limit
+        k = (len(talon), p, can)
+        v = self._reach_cache.get(k)
+        if v is None:
+            v = self._reach_cache[k] = dict(_talon_reach(len(talon), p, self.draw, can))
+        return v
+
+    def _moves(self, state):
+        """Ordered moves of ``state``: ``(0, src, n, dst)`` column run of n
+        cards (dst -1 = foundation); ``(1, i, dst, redeal)`` talon card i;
+        ``(2, suit, dst)`` foundation → column; ``(3, first, second)`` two
+        moves in a row (``"talon"``, ``"twins"``). Ordering is a heuristic
+        only."""
+        scored = self._scored(state)
+        if self._twins:
+            cols, talon, p, found, r = state
+            for i, n, d, x in _toggles(cols):
+                # uncover the twin x (top of column i after the toggle):
+                # worth it if x can go up or its other child can come onto it
+                h = cols[i][-n]
+                c = _KIDS[x][0] if _KIDS[x][1] == h else _KIDS[x][1]
+                if not (found[x & 3] == x >> 2 or c in talon
+                        or found[c & 3] == (c >> 2) + 1
+                        or any(c in col for col in cols)):
+                    continue
+                tog = (0, i, n, d)
+                for sc, m in self._onto(self._apply(state, tog), i, x):
+                    scored.append((sc, (3, tog, m)))
+        scored.sort(key=_first, reverse=True)
+        return [m for _, m in scored]
+
+    def _tail(self, cols, found, c):
+        """``(column, length, score)`` of the tail headed by the face-up card
+        ``c`` if it can move as one run (it lies under a run to the top), else
+        ``None``; the score is :meth:`_scored`'s for moving it."""
+        for j in range(7):
+            col = cols[j]
+            k = col.find(c)
+            if k < 0:
+                continue
+            n = len(col)
+            for t in range(k + 1, n):
+                if col[t - 1] not in _PAR[col[t]]:
+                    return None
+            S = self.scores
+            if k == 0:
+                return j, n, S[2]
+            below = col[k - 1]
+            if below >= _FD:
+                return j, n - k, S[3] + S[4] * k
+            if found[below & 3] == below >> 2:
+                return j, n - k, S[5]
+            return j, n - k, S[6]
+        return None
+
+    def _onto(self, state, i, x):
+        """The moves of :meth:`_scored` that use the card ``x`` at the top of
+        column ``i``: ``x`` to its foundation, or a child of ``x`` onto it
+        (the second move of a ``"twins"`` pair), with their scores."""
+        cols, talon, p, found, r = state
+        S = self.scores
+        out = []
+        col = cols[i]
+        if found[x & 3] == x >> 2:
+            j = len(col) - 1
+            out.append((S[1] + j if j > 0 and col[j - 1] >= _FD else S[0], (0, i, 1, -1)))
+        reach = False
+        for c in _KIDS[x]:
+            if c in talon:
+                if reach is False:
+                    reach = (None if self.draw == 1 and (self.limit is None or r < self.limit)
+                             else self._reach(talon, p, r))
+                t = talon.index(c)
+                if reach is None:
+                    red = self.limit is not None and t < p - 1
+                else:
+                    red = reach.get(t)
+                    if red is None:
+                        continue
+                sc = S[7] - S[8] if red else S[7]
+                if not self._pair:
+                    out.append((sc, (1, t, i, red)))
+                    continue
+                first = (1, t, i, False)
+                for y in _KIDS[c]:
+                    tl = self._tail(cols, found, y)
+                    if tl is not None:
+                        if tl[0] != i:
+                            out.append((tl[2], (3, first, (0, tl[0], tl[1], i))))
+                    elif y in talon:
+                        u = talon.index(y)
+                        out.append((sc, (3, first, (1, u - (u > t), i, False))))
+                    elif found[y & 3] == (y >> 2) + 1:
+                        out.append((1, (3, first, (2, y & 3, i))))
+                continue
+            if found[c & 3] == (c >> 2) + 1:
+                if not (self._stream or (self._safe_on and _safe_back(c, found))):
+                    out.append((1, (2, c & 3, i)))
+                continue
+            tl = self._tail(cols, found, c)
+            if tl is not None and tl[0] != i and not (self._stream and tl[2] == S[6]):
+                out.append((tl[2], (0, tl[0], tl[1], i)))
+        return out
+
+    def _scored(self, state):
+        """The moves of ``state`` but the ``"twins"`` pairs, with their
+        ordering scores."""
+        cols, talon, p, found, r = state
+        S_F, S_FR, S_E, S_R, S_RJ, S_PF, S_P, S_T, S_TR, S_TF, S_TK = self.scores
+        scored = []
+        add = scored.append
+        tops = {}
+        empty = -1
+        for i in range(7):
+            col = cols[i]
+            if col:
+                tops[col[-1]] = i
+            elif empty < 0:
+                empty = i
+        get = tops.get
+        sym = self._sym
+        stream = self._stream
+        pair = self._pair
+        tails = {}                  # head of a movable tail -> (column, length, score)
+        for i in range(7):
+            col = cols[i]
+            if not col:
+                continue
+            n = len(col)
+            j = n - 1
+            card = col[j]
+            if found[card & 3] == card >> 2:
+                sc = S_F
+                if j > 0 and col[j - 1] >= _FD:
+                    sc = S_FR + j
+                add((sc, (0, i, 1, -1)))
+            while True:
+                par = _PAR[card]
+                if j == 0:
+                    below = -1
+                    base = S_E                      # empties the column
+                else:
+                    below = col[j - 1]
+                    if below >= _FD:
+                        base = S_R + S_RJ * j       # reveals a card
+                    elif found[below & 3] == below >> 2:
+                        base = S_PF                 # frees a card for its foundation
+                    elif stream:
+                        base = -1                   # streamliner: no partial run
+                    else:
+                        base = S_P                  # partial run
+                if pair:
+                    tails[card] = (i, n - j, base if base >= 0 else S_P)
+                if base >= 0:
+                    for q in par:
+                        d = get(q)
+                        if d is not None:
+                            add((base, (0, i, n - j, d)))
+                    if card >= 48 and empty >= 0:
+                        if j:
+                            add((base + 5, (0, i, n - j, empty)))
+                        elif not sym:
+                            add((0, (0, i, n - j, empty)))
+                if j == 0 or below not in par:
+                    break
+                j -= 1
+                card = below
+        if talon:
+            if self.draw == 1 and (self.limit is None or r < self.limit):
+                reach = None                        # every talon card
+            else:
+                reach = self._reach(talon, p, r)
+            cands = []
+            for s in range(4):
+                k = found[s]
+                if k < 13:
+                    cands.append((k * 4 + s, -1))
+            for q, d in tops.items():
+                for c in _KIDS[q]:
+                    cands.append((c, d))
+            if empty >= 0:
+                for c in (48, 49, 50, 51):
+                    cands.append((c, empty))
+            for c, d in cands:
+                if c not in talon:
+                    continue
+                i = talon.index(c)
+                if reach is None:
+                    red = self.limit is not None and i < p - 1
+                else:
+                    red = reach.get(i)
+                    if red is None:
+                        continue
+                sc = S_T - S_TR if red else S_T
+                if d < 0:
+                    sc += S_TF
+                elif c >= 48:
+                    sc += S_TK
+                if d < 0 or not pair:
+                    add((sc, (1, i, d, red)))
+                    continue
+                # "talon": a talon card goes to a column only with a child
+                # put on it at once (proof in the module docstring)
+                first = (1, i, d, False)
+                for x in _KIDS[c]:
+                    t = tails.get(x)
+                    if t is not None:
+                        if t[0] != d:
+                            add((t[2], (3, first, (0, t[0], t[1], d))))
+                    elif x in talon:
+                        j = talon.index(x)
+                        add((sc, (3, first, (1, j - (j > i), d, False))))
+                    elif found[x & 3] == (x >> 2) + 1:
+                        add((1, (3, first, (2, x & 3, d))))
+        safe_on = self._safe_on
+        for s in range(4):
+            k = found[s]
+            if k and not stream:            # streamliner: no foundation → column
+                card = (k - 1) * 4 + s
+                if safe_on and _safe_back(card, found):
+                    continue
+                for q in _PAR[card]:
+                    d = get(q)
+                    if d is not None:
+                        add((1, (2, s, d)))
+                if card >= 48 and empty >= 0:
+                    add((1, (2, s, empty)))
+        return scored
+
+    def _apply(self, state, m):
+        kind = m[0]
+        if kind == 3:
+            return self._apply(self._apply(state, m[1]), m[2])
+        cols, talon, p, found, r = state
+        if kind == 0:
+            _, i, n, d = m
+            col = cols[i]
+            cards = col[-n:]
+            rest = col[:-n]
+            if rest and rest[-1] >= _FD:
+                rest = rest[:-1] + bytes((rest[-1] - _FD,))
+            cl = list(cols)
+            cl[i] = rest
+            if d < 0:
+                f = list(found)
+                f[cards[0] & 3] += 1
+                found = tuple(f)
+            else:
+                cl[d] = cols[d] + cards
+            cols = tuple(cl)
+        elif kind == 1:
+            _, i, d, red = m
+            card = talon[i]
+            talon = talon[:i] + talon[i + 1:]
+            p = i
+            if red:
+                r += 1
+            if d < 0:
+                f = list(found)
+                f[card & 3] += 1
+                found = tuple(f)
+            else:
+                cl = list(cols)
+                cl[d] = cols[d] + bytes((card,))
+                cols = tuple(cl)
+        else:
+            _, s, d = m
+            f = list(found)
+            f[s] -= 1
+            card = f[s] * 4 + s
+            found = tuple(f)
+            cl = list(cols)
+            cl[d] = cols[d] + bytes((card,))
+            cols = tuple(cl)
+        return (cols, talon, p, found, r)
+
+
+
+def _first(x):
+    return x[0]
