@@ -190,21 +190,21 @@ SELF_ID = "import('@trystero-p2p/core').then((m) => m.selfId)"   # the page's Tr
 def test_a_friend_who_opens_the_link_a_minute_later_is_seated(players):
     """Item 1 and N3: a friend opens the table link a minute after the host made it
     (a messenger read later) and is seated. Trystero's peer ids decide which page
-    offers; here the host's page does (the friend's page is opened anew until its id
-    is the greater), and its ready offers are then over a minute old — which it
+    offers (the lesser id); here the host's page does (pages are opened anew until
+    its id is the lesser), and its ready offers are then over a minute old — which it
     restarted with no address in them, so the friend was never seated."""
-    host = players("Anna")
+    host, friend = players("Anna"), players("Bohdan")
+    for _ in range(12):                # each reload draws a new id: the high one goes
+        h, f = host.page.evaluate(SELF_ID), friend.page.evaluate(SELF_ID)
+        if h < f:
+            break
+        seat = host if h > "V" else friend         # ids are [0-9A-Za-z]: V is mid-way
+        seat.page.reload()
+        wait_ready(seat.page)
+    assert host.page.evaluate(SELF_ID) < friend.page.evaluate(SELF_ID)  # the host offers
     open_lobby(host)
     opened = time.monotonic()
     url = table_link(host)
-    host_id = host.page.evaluate(SELF_ID)
-    friend = players("Bohdan")
-    for _ in range(8):
-        if friend.page.evaluate(SELF_ID) > host_id:
-            break
-        friend.page.reload()
-        wait_ready(friend.page)
-    assert friend.page.evaluate(SELF_ID) > host_id      # the host's page offers
     time.sleep(max(0.0, 62 - (time.monotonic() - opened)))   # the minute (not a sync)
     took = join_table(friend, url, 1, timeout=45_000)
     print(f"\nFIGURE Join a minute after the table opened, the host offering: seated in {took:.2f} s")
