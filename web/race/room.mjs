@@ -32,7 +32,7 @@ let settled = Promise.resolve();
 // for good after about a minute of failed tries, so a drop that outlasts the grace
 // (a friend counted out, still to be told the result) needs sets made late in it
 const FRESH_PER_DROP = 6;
-const LOST_MS = 10000;     // a path gone this long: the connection is given up (see _watch)
+const LOST_MS = 20000;     // a path gone this long: the connection is given up (see _watch)
 const LEAVE_MS = 2000;     // a leave that waits on a dead channel does not hold the next join
 // Trystero keeps a pool of ready offers and, when it hands out one older than 57 s,
 // rolls the offer back and restarts its ICE (new credentials). On a connection
