@@ -53,6 +53,7 @@ from .transport import CLOSED, DROPPED, Link
 __all__ = ["Host", "LOG_KEPT"]
 
 LOG_KEPT = 200      # refusals kept in Host.log (all are counted in Host.rejected)
+LEFT_DETAIL = "you are no longer at this table"   # with protocol.LEFT
 
 
 class _Conn:
@@ -209,7 +210,7 @@ class Host:
         elif pid is not None:
             # a comeback to a seat the table has let go (removed, or away past the
             # grace): told so, not seated anew under another pid with a fresh score
-            self._refuse(conn, "table/left", "you are no longer at this table")
+            self._refuse(conn, protocol.LEFT, LEFT_DETAIL)
             return
         else:
             try:
@@ -254,8 +255,7 @@ class Host:
             self.told.pop(pid, None)
             conn = self.conns.pop(pid, None)
             if conn is not None:
-                self._send(conn, protocol.refuse(self.state, "table/left",
-                                                 "you are no longer at this table"))
+                self._send(conn, protocol.refuse(self.state, protocol.LEFT, LEFT_DETAIL))
                 conn.pid = None
                 conn.link.close()
         for pid, conn in self.conns.items():

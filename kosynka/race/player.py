@@ -121,9 +121,15 @@ class Player:
     def connected(self) -> bool:
         return self.link is not None and self.link.connected
 
+    @property
+    def let_go(self) -> bool:
+        """The host let us go (removed, or away too long): this Player joins no more
+        (a new one may join anew)."""
+        return self.error_code == protocol.LEFT
+
     def _join(self) -> None:
-        if self.error_code == "table/left":   # let go by the host (removed, or away too
-            return                            # long): a new Player may join anew
+        if self.let_go:
+            return
         self._awaiting = self._id
         self._join_at = self.clock()
         self._raw(protocol.join(self._id, self.name, self.pid, self.token))

@@ -72,9 +72,10 @@ __all__ = ["VERSION", "TO_HOST", "TO_PLAYER", "TO_HOST_BYTES", "TO_PLAYER_BYTES"
            "parse_to_host", "parse_to_player", "digest", "dumps", "Msg",
            "join", "ready", "move", "offer_draw", "answer_draw", "resign", "sync_request",
            "settings", "start", "again", "change_settings", "remove",
-           "welcome", "refuse", "view", "sync", "reject"]
+           "welcome", "refuse", "view", "sync", "reject", "LEFT"]
 
 VERSION = 2
+LEFT = "table/left"            # refuse code: no longer at the table (removed, or away too long)
 TO_HOST_BYTES = 1024           # a player's message is small: a name or a move
 TO_PLAYER_BYTES = 1 << 20      # a sync carries a whole move log
 

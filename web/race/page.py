@@ -605,8 +605,7 @@ class RacePage(LobbySheets):
 
     def _gave_up(self) -> bool:
         """Stop reconnecting: too long without an answer, or the host let us go."""
-        let_go = self.player is None or self.player.error_code == "table/left"
-        return let_go or (self.lost_at is not None and real_s() - self.lost_at > GIVE_UP_S)
+        return self.player is None or self.player.let_go or (self.lost_at is not None and real_s() - self.lost_at > GIVE_UP_S)
 
     def conn_note(self) -> tuple[str, str] | None:
         """Our own connection to the table, as our table says it: (state, words).
@@ -760,7 +759,7 @@ class RacePage(LobbySheets):
             self.root.dataset.way = self.way
         else:
             self.root.removeAttribute("data-way")
-        if self.player is not None and self.player.error_code == "table/left":
+        if self.player is not None and self.player.let_go:
             if self._screen is not None:     # removed by the host
                 self._screen.hide()
             document.body.removeAttribute("data-race")
