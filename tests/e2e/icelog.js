@@ -1,6 +1,7 @@
 // K19_ICELOG=1 with K19_DEBUG=1 (tests/e2e/test_race_netns.py): every RTCPeerConnection
 // of the page says its local and remote candidates, its gathering and ICE states,
-// and its candidate pairs once connected or failed, as console warnings.
+// its candidate pairs once connected or failed, and its data channel's frames
+// (Trystero's room, action and presence headers), as console warnings.
 (() => {
   const Orig = window.RTCPeerConnection;
   let n = 0;
@@ -19,6 +20,23 @@
         st.forEach((r) => { if (r.type === "candidate-pair") log("pair", c[r.localCandidateId], "->", c[r.remoteCandidateId], r.state, "req", r.requestsSent, "resp", r.responsesReceived, "reqrecv", r.requestsReceived); });
       }
     });
+    const frame = (d) => {     // Trystero's shared-peer frames: room data (1) or presence (2)
+      const b = new Uint8Array(d instanceof ArrayBuffer ? d : (d.buffer || new ArrayBuffer(0)));
+      const text = (a) => new TextDecoder().decode(a).replace(/\0+$/, "");
+      if (b[0] === 1) { const n = (b[1] << 8) | b[2]; return `room ${text(b.subarray(3, 3 + n)).slice(0, 6)} ${text(b.subarray(3 + n, 3 + n + 32))} ${b.length}b`; }
+      if (b[0] === 2) { const n = (b[2] << 8) | b[3]; return `presence ${b[1]} ${text(b.subarray(4, 4 + n)).slice(0, 6)}`; }
+      return `${typeof d === "string" ? "text" : "bytes"} ${d.length || d.byteLength}`;
+    };
+    const watch = (ch) => {
+      ch.addEventListener("open", () => log("channel open"));
+      ch.addEventListener("close", () => log("channel close"));
+      ch.addEventListener("message", (e) => log("recv", frame(e.data)));
+      const send = ch.send.bind(ch);
+      ch.send = (d) => { log("send", frame(d), ch.readyState); return send(d); };
+    };
+    const cdc = pc.createDataChannel.bind(pc);
+    pc.createDataChannel = (...a) => { const ch = cdc(...a); watch(ch); return ch; };
+    pc.addEventListener("datachannel", (e) => watch(e.channel));
     const sr = pc.setRemoteDescription.bind(pc);
     pc.setRemoteDescription = (d) => { log("remote", d && d.type, ((d && d.sdp) || "").split("\n").filter((l) => l.startsWith("a=candidate")).map((l) => l.split(" ").slice(4, 8).join(" ")).join(" | ")); return sr(d); };
     const sl = pc.setLocalDescription.bind(pc);

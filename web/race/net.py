@@ -288,6 +288,8 @@ class FriendRoom(_Room):
                 was = now
             if self.closed or self.linked or until():
                 return
+            if self.room.connecting(self.table.host_peer):
+                continue  # a peer on its way in: leaving now would strand it (room.mjs)
             # after a drop: over the newest set of relay connections too (while out,
             # a new set every other step; once back, the set that opened — the old
             # connections may wait a minute more for TCP's backed-off retransmission)

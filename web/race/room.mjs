@@ -66,6 +66,32 @@ class PooledConnection extends RTCPeerConnection {
   }
 }
 
+// Trystero's password handshake on a new connection, then the peer is active (its
+// default time-out, also ours: a handshake not done by then is stuck, see _unstick)
+const HANDSHAKE_MS = 10000;
+
+// The connections Trystero makes for a Room, over all its joins (its rtcPolyfill;
+// Trystero keeps a connection across a leave and a join of the same room): each
+// notes when its ICE last started checking and keeps its data channel, so the Room
+// can tell a peer on its way in (connecting) and close one stuck in it (_unstick).
+const tracked = (set) => class extends PooledConnection {
+  constructor(config) {
+    super(config);
+    set.add(this);
+    this.since = 0;
+    this.channel = null;
+    this.addEventListener("iceconnectionstatechange", () => {
+      if (this.iceConnectionState === "checking") this.since = Date.now();
+    });
+    this.addEventListener("datachannel", (e) => { this.channel = e.channel; });
+  }
+
+  createDataChannel(...args) {
+    this.channel = super.createDataChannel(...args);
+    return this.channel;
+  }
+};
+
 const leave = (room) => room && Promise.race([
   room.leave().catch(() => {}), new Promise((res) => setTimeout(res, LEAVE_MS))]);
 
@@ -125,6 +151,8 @@ export class Room {
     this.errors = [];           // Trystero's join errors (for a test's failure message)
     this.trystero = null;
     this.action = null;
+    this.pcs = new Set();       // its connections not closed yet (tracked)
+    this.polyfill = tracked(this.pcs);
     this.joins = 0;
     this.fresh = 0;             // sets of new relay connections made so far
     this.steps = 0;             // comeback steps in this drop
@@ -147,10 +175,16 @@ export class Room {
         password: this.password,
         relayConfig: { urls: this.urls, warnOnRelayFailure: false },
         rtcConfig: { iceServers: this.ice },
-        rtcPolyfill: PooledConnection,
+        rtcPolyfill: this.polyfill,
       },
       this.roomId,
-      { onJoinError: (e) => this.errors.push(String(e && e.error)) },
+      {
+        onJoinError: (e) => {
+          const error = String(e && e.error);
+          this.errors.push(error);
+          if (error.includes("handshake timed out") && room === this.trystero) this._unstick();
+        },
+      },
     );
     this.trystero = room;
     this.action = room.makeAction("race");
@@ -204,6 +238,41 @@ export class Room {
     return this.relays.every((u) => sockets[u] && sockets[u].readyState === 3);
   }
 
+  // answered connections that no active peer of the newest join uses
+  _pending() {
+    const active = new Set(Object.values(this.trystero ? this.trystero.getPeers() : {}));
+    for (const pc of this.pcs) if (pc.signalingState === "closed") this.pcs.delete(pc);
+    return [...this.pcs].filter((pc) => pc.remoteDescription && !active.has(pc));
+  }
+
+  // peer id's link is open (the page may not have heard of it yet), or a peer is on
+  // its way in: a connection answered, its ICE checking or connected since less
+  // than the handshake's time, and no active peer on it yet. A rejoin now
+  // would leave the room under Trystero's handshake: Trystero sends its "leave" to
+  // the peers it has when the leave starts and drops those it has 99 ms later, so
+  // a peer that came in between keeps, on the other page, a room bound to this
+  // connection and never starts the handshake this page's next join waits for
+  // (seen in the namespace test: a friend back from a 45-s cut, its join under way
+  // when a new relay connection opened, timed out on every join after)
+  connecting(id) {
+    const peer = this.peers.get(id);
+    if (peer && peer.connected) return true;
+    const now = Date.now();
+    return this._pending().some((pc) => pc.since && now - pc.since < HANDSHAKE_MS + 2000 &&
+      ["checking", "connected", "completed"].includes(pc.iceConnectionState));
+  }
+
+  // a handshake timed out, or the room is about to be left: the connections it
+  // leaves without an active peer are closed, the data channel first so that the
+  // other page hears it and drops its end (then both make a new one from the
+  // relays' announcements), rather than kept by Trystero for two minutes
+  _unstick() {
+    for (const pc of this._pending()) {
+      if (pc.channel) pc.channel.close();
+      setTimeout(() => pc.close(), 1000);
+    }
+  }
+
   // the link to the host dropped: the comeback steps start anew
   dropped() {
     this.steps = 0;
@@ -222,6 +291,7 @@ export class Room {
       this.budget--;
     }
     const n = fresh ? this.fresh : 0;
+    this._unstick();
     const old = this.trystero;
     this.trystero = null;
     for (const peer of [...this.peers.values()]) peer._drop();
