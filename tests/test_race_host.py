@@ -12,6 +12,7 @@ from kosynka.race.host import Host
 from kosynka.race.memory import Network
 from kosynka.race.player import JOIN_AGAIN_S, Player
 from kosynka.race.table import GRACE, HOST, RaceError
+from kosynka.race.transport import Link
 from kosynka.solver import verified_deal
 
 DEAL, SOLVED = verified_deal(0, Rules(1, None))
@@ -247,6 +248,44 @@ def test_n9_moves_made_while_the_link_was_down_are_sent_after_the_comeback(race)
     race.connect(0)
     race.run()
     assert race.host.table.members[1].game.log == LINE[:5] == p1.game.log
+
+
+class _SameConnection(Link):
+    """A new link object on the player's page over the connection the host's end
+    still holds: Trystero may keep a connection across a leave and a join, so the
+    friend's page gets a new link while the host's page never saw the old one go."""
+
+    def __init__(self, inner):
+        super().__init__()
+        self.inner = inner
+        inner.on_message = lambda text: self.on_message(text)
+        inner.on_status = lambda status: self.on_status(status)
+
+    @property
+    def connected(self):
+        return self.inner.connected
+
+    def send(self, text):
+        self.inner.send(text)
+
+    def close(self):
+        self.inner.close()
+
+
+def test_n9_a_comeback_over_the_link_the_host_still_holds_is_answered_and_its_moves_arrive(race):
+    p1, _ = race.players
+    p1.play(LINE[0])
+    race.run()
+    host_end = race.links[0].peer
+    heard = host_end.on_message
+    host_end.on_message = lambda text: None          # the path is gone: this move is lost
+    p1.play(LINE[1])
+    race.run()
+    host_end.on_message = heard
+    p1.connect(_SameConnection(race.links[0]))       # the page's "new" link: it joins again
+    race.run()
+    assert race.host.table.members[1].game.log == LINE[:2] == p1.game.log
+    assert race.host.rejected == {} and p1.view["players"] == race.me.view["players"]
 
 
 def test_the_host_ticks_the_timed_end_by_itself():

@@ -14,8 +14,11 @@ nothing else changes and the table runs on for everyone:
    cut a friend's fresh link before their join arrives);
 2. the link has joined (``join/first``), and only once (``join/again``; the
    same join word for word is answered again — welcome, sync, view — as its
-   player did not hear the answer, see :meth:`Player.tick`); a comeback names
-   its seat with the secret token it was given (``join/token``);
+   player did not hear the answer, see :meth:`Player.tick`; so is a comeback
+   of the link's own seat with its token: the player's page took the link for
+   a new one, which a WebRTC library may do when it keeps a connection across
+   a leave and a join); a comeback names its seat with the secret token it
+   was given (``join/token``);
 3. the sender: ``pid`` is the seat of this link (``sender/wrong``);
 4. the sequence: ``id`` is the next after the last accepted (``seq/duplicate``
    if not above it, ``seq/gap`` if it skips; a ``sync`` may skip);
@@ -139,7 +142,11 @@ class Host:
         if kind == "join":
             if conn.pid is None:
                 self._join(conn, msg, text)
-            elif text == conn.joined:     # they did not hear the answer: it again
+            elif text == conn.joined or (msg["pid"] == conn.pid
+                                         and msg["token"] == self.tokens[conn.pid]):
+                # they did not hear the answer, or their page took this link for a
+                # new one (its seat's own comeback): answered again, as a join
+                conn.joined = text
                 self._welcome(conn, mid)
                 self._send(conn, protocol.view(self.state, self.acks[conn.pid],
                                                self.table.view(conn.pid)))
