@@ -200,7 +200,22 @@ def join_table(seat: Seat, url: str, pid: int | None = None, timeout: float = 30
     return time.perf_counter() - t0
 
 
-_ROOM = """() => { const r = globalThis.kosynkaPyodide.globals.get('app').race;
+# the race's Python side, as JSON (the player's messages; on the host's page, the
+# table's members, links, refusals and events)
+_RACE_PY = r"""
+import json
+r = app.race
+p, h = r.player, r.host
+json.dumps({"t": r.clock(), "player": p and {"id": p._id, "ack": p.ack, "awaiting": p._awaiting,
+                                "pending": [x.id for x in p._pending]},
+            "host": h and {"acks": h.acks, "conns": list(h.conns), "log": list(h.log),
+                           "members": {m.pid: [m.connected, m.dropped_at, m.status, m.out]
+                                       for m in h.table.members.values()},
+                           "phase": h.table.phase, "events": list(h.table.events)[-12:]}},
+           default=str)
+"""
+
+_ROOM = """(py) => { const r = globalThis.kosynkaPyodide.globals.get('app').race;
   const room = r.room && r.room.room;
   return {mode: r.mode, way: r.way, sheet: document.querySelector('#race').innerText.slice(0, 200),
           pid: r.player ? r.player.pid : null, error: r.player ? r.player.error : null,
@@ -210,12 +225,13 @@ _ROOM = """() => { const r = globalThis.kosynkaPyodide.globals.get('app').race;
           pcs: room && room.trystero ? Object.entries(room.trystero.getPeers()).map(
             ([id, pc]) => [id, pc.connectionState, pc.iceConnectionState]) : null,
           link: r.player && r.player.link ? [r.player.link.connected, r.player.link.steady] : null,
-          note: (document.querySelector('[data-race-note]') || {}).textContent || null}; }"""
+          note: (document.querySelector('[data-race-note]') || {}).textContent || null,
+          race: JSON.parse(globalThis.kosynkaPyodide.runPython(py))}; }"""
 
 
 def room_state(seat: Seat) -> dict | str:
     """Where a player's room stands (for a failure's message)."""
     try:
-        return seat.page.evaluate(_ROOM)
+        return seat.page.evaluate(_ROOM, _RACE_PY)
     except Exception as e:  # the page itself is broken: say so
         return f"unreadable: {e}"
