@@ -27,5 +27,12 @@ def make(cols=(), down=None, stock="", waste="", found=(0, 0, 0, 0), rules=Rules
                     foundations=found, rules=rules, redeals_used=redeals_used, fan=fan)
 
 
+def packed(p: Position) -> tuple[bytes, ...]:
+    """The columns as the solver packs them: bottom → top, a face-down card
+    as ``card + 64``."""
+    return tuple(bytes([c + 64 for c in col[:d]] + list(col[d:]))
+                 for col, d in zip(p.columns, p.down))
+
+
 def names(p: Position, moves) -> set[str]:
     return {p.format_move(m) for m in moves}

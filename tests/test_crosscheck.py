@@ -12,8 +12,9 @@ import random
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from helpers import packed
 from kosynka import Game, Position, Rules
-from kosynka.solver import _dead, solve
+from kosynka.solver import _dead, _relaxed, solve
 
 VARIANTS = [Rules(1), Rules(3), Rules(3, 2), Rules(1, 0), Rules(3, 0), Rules(3, 1)]
 
@@ -99,10 +100,33 @@ def test_deadend_fires_only_on_lost_endgames():
     for seed in range(80):
         rng = random.Random(seed)
         p = endgame(seed, rng.randint(5, 11), rng.choice(VARIANTS), rng.randint(0, 10))
-        cols = [bytes([c + 64 for c in col[:d]] + list(col[d:])) for col, d in zip(p.columns, p.down)]
+        cols = packed(p)
         stuck = _dead(cols)
         if stuck:
             fired += 1
             across += len({i for i, col in enumerate(cols) for c in col if c & 63 in stuck}) > 1
             assert brute_force(p.copy(), 200_000) is not True, p.to_json()
     assert fired >= 20 and across >= 10, (fired, across)
+
+
+def test_relax_fires_only_on_lost_endgames():
+    """``"relax"`` (:func:`kosynka.solver._relaxed`) says lost at the root without
+    a search: wherever it fires on these end games and ``"deadend"`` does not,
+    the brute force finds no win (while building it, on 3,000 of them: it fired
+    on 1,069, ``"deadend"`` on 964 of those; of the other 105 the brute force
+    decided 103, all lost; and on 20,000 more, also with fewer cards on the
+    foundations and up to 24 in the stock, ``"deadend"`` never fired where it
+    did not)."""
+    fired = extra = 0
+    for seed in range(500):
+        rng = random.Random(seed)
+        p = endgame(seed, rng.randint(5, 11), rng.choice(VARIANTS), rng.randint(0, 10))
+        cols = packed(p)
+        if not _relaxed(cols, bytes(p.waste) + bytes(p.stock), p.foundations):
+            assert not _dead(cols), p.to_json()
+            continue
+        fired += 1
+        if not _dead(cols):
+            extra += 1
+            assert brute_force(p.copy(), 200_000) is not True, p.to_json()
+    assert fired >= 150 and extra >= 15, (fired, extra)

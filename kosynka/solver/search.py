@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from ..position import DRAW, FOUNDATION, WASTE, Position
 from .moves import _Moves
-from .proofs import _FD, _FDB, ALL_PRUNING, _dead, _dominates
+from .proofs import _FD, _FDB, ALL_PRUNING, _dead, _dominates, _relaxed
 
 
 @dataclass
@@ -148,7 +148,9 @@ class _Search(_Moves, _Sliced):
         if sum(state[3]) == 52:
             self._won(list(self._root_autos))
             return
-        if "deadend" in self.prune and not self._stream and _dead(state[0]):
+        if not self._stream and (("deadend" in self.prune and _dead(state[0]))
+                                 or ("relax" in self.prune
+                                     and _relaxed(state[0], state[1], state[3]))):
             self.result = SolveResult("lost", [], self.states, self.seconds)
             return
         self._root = state
