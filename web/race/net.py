@@ -9,9 +9,9 @@ The table link (issue 19, the way with internet):
   handed to ``on_link`` (the host seats whoever says ``join``).
 - :class:`FriendRoom` — a friend's page joins the room of a table link and keeps
   only the connection to the host's page (its peer id is in the link). When that
-  link drops, :meth:`FriendRoom.reconnect` joins the room again and again (fresh
-  announcements on every relay) until a new link to the host opens — the friend
-  comes back with no action from anyone (N9).
+  link drops, :meth:`FriendRoom.reconnect` leaves the room, probes the relays
+  and joins again the moment one answers, until a new link to the host opens —
+  the friend comes back with no action from anyone (N9).
 
 The links-only way (issue 11, the offline way: no relay answers):
 
@@ -43,13 +43,9 @@ from pyodide.ffi import create_proxy
 from web.race import rtc, signal
 from web.race.signal import CodeError, Invite, Reply
 
-__all__ = ["HostLinks", "join", "CHANNEL", "HostRoom", "FriendRoom", "REJOIN_S", "JOIN_AGAIN_S"]
+__all__ = ["HostLinks", "join", "CHANNEL", "HostRoom", "FriendRoom", "JOIN_AGAIN_S"]
 
 CHANNEL = "kosynka-race"   # the same name in handover.mjs
-# after a drop, the friend joins the room again after each of these pauses (s),
-# the last one repeated: soon at first (the host announces again as the link
-# drops), then often enough that a comeback lands seconds after the network does
-REJOIN_S = (3.0, 5.0, 8.0)
 # while a first join has no link to the host yet: join again after these pauses,
 # the last one repeated. Trystero announces again by itself (at 0.2, 0.5, 1.3 s,
 # then every 5.3 s), so a lost announcement needs no new join; a new join helps
@@ -57,8 +53,8 @@ REJOIN_S = (3.0, 5.0, 8.0)
 # booting its solver) keeps the host's Trystero deaf to this page for 23 s — so
 # the first comes when a try has had its time, and the next ones past the 23 s
 JOIN_AGAIN_S = (8.0, 25.0)
-# after the path is back: the pause before joining again, longer than Trystero's
-# 23 s for an offer or answer under way
+# after a comeback's join: the pause before the next, longer than Trystero's 23 s
+# for an offer or answer under way
 SETTLE_S = 25.0
 
 
@@ -256,44 +252,51 @@ class FriendRoom(_Room):
         if self.room is not None and not self.closed:
             await self.room.rejoin(fresh)
 
-    def reconnect(self, until: Callable[[], bool], pauses: tuple = REJOIN_S,
+    def reconnect(self, until: Callable[[], bool], pauses: tuple = JOIN_AGAIN_S,
                   drop: bool = True) -> None:
-        """Join again after each of ``pauses`` (the last one repeated) until a link
-        to the host is open, or ``until()`` says to stop (the page gave up, or
-        left). After a ``drop``, also as soon as a relay whose connection had closed
-        is back, over new relay connections while it is not (a first join has none
-        of that: its relays were never cut). A new call replaces the one under way."""
+        """Join again until a link to the host is open, or ``until()`` says to stop
+        (the page gave up, or left): a first join (not ``drop``) after each of
+        ``pauses``, the last one repeated; after a drop, :meth:`_comeback`. A new
+        call replaces the one under way."""
         if self._task is not None and not self._task.done():
             self._task.cancel()
-        if drop and self.room is not None:
-            self.room.dropped()
-        self._task = asyncio.ensure_future(self._retry(until, pauses, drop))
+        self._task = asyncio.ensure_future(self._comeback(until) if drop
+                                           else self._retry(until, pauses))
 
-    async def _retry(self, until, pauses, drop) -> None:
-        back = False
+    def _done(self, until: Callable[[], bool]) -> bool:
+        return self.closed or self.linked or until()
+
+    async def _wait(self, seconds: float, until: Callable[[], bool]) -> bool:
+        """Wait ``seconds``; True (at once) if there is nothing left to do."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            await asyncio.sleep(0.25)
+            if self._done(until):
+                return True
+        return self._done(until)
+
+    async def _retry(self, until, pauses) -> None:
         for i in range(10_000):
-            # once the path is seen back, a join under way is left to finish: each one
-            # cut short keeps the host's Trystero deaf to this page for 23 s
-            pause = SETTLE_S if back else pauses[min(i, len(pauses) - 1)]
-            end = time.monotonic() + pause
-            was = self.relays_open()
-            while time.monotonic() < end:
-                await asyncio.sleep(0.25)
-                if self.closed or self.linked or until():
-                    return
-                now = self.relays_open()
-                if drop and not back and (now > was or bool(self.room.freshOpened())):
-                    back = True  # a relay is back, or a connection made during the
-                    break        # outage opened: the path is back — join again now
-                was = now
-            if self.closed or self.linked or until():
+            if await self._wait(pauses[min(i, len(pauses) - 1)], until):
                 return
-            if self.room.connecting(self.table.host_peer):
-                continue  # a peer on its way in: leaving now would strand it (room.mjs)
-            # after a drop: over the newest set of relay connections too (while out,
-            # a new set every other step; once back, the set that opened — the old
-            # connections may wait a minute more for TCP's backed-off retransmission)
-            await self.rejoin(fresh=drop)
+            if not self.room.connecting(self.table.host_peer):
+                await self.rejoin()   # never while a peer is on its way in (room.mjs)
+
+    async def _comeback(self, until) -> None:
+        """After a drop: out of the room while the path is gone (a join then cannot
+        connect, and one that offers then keeps the host's page deaf to this one for
+        23 s once the path is back, see ``Room.suspend``); the relays probed until
+        one answers, then the room joined at once over new connections to them (the
+        old ones may wait a minute more for TCP's backed-off retries); again after
+        :data:`SETTLE_S` while no link opens (never while one is on its way in)."""
+        await self.room.suspend()
+        while not self._done(until):
+            if not await self.room.probe() or self._done(until):
+                continue
+            if not self.room.connecting(self.table.host_peer):
+                await self.rejoin(fresh=True)
+            if await self._wait(SETTLE_S, until):
+                return
 
     def close(self) -> None:
         if self._task is not None and not self._task.done():

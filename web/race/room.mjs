@@ -12,14 +12,18 @@
 // - Trystero connects every pair of pages in a room; the Python side keeps the
 //   host's peer only (a friend talks to the host only) and ignores the others.
 // - rejoin() leaves the room and joins it again: fresh announcements on every
-//   relay, which is how a dropped friend finds the host again quickly (Trystero
-//   announces every 60 s once settled; a fresh join announces at once);
-//   rejoin(true) also over new connections to the same relays.
+//   relay (Trystero announces every 60 s once settled; a fresh join announces at
+//   once); rejoin(true) also over new connections to the same relays.
+// - After a drop the friend's page is out of the room while the path is gone
+//   (suspend()), probes the relays (probe()) and joins again the moment one
+//   answers (web/race/net.py, FriendRoom._comeback).
 // - relaysOpen(): how many of this room's relays have an open WebSocket (the
 //   lobby says which way is in use, and falls back to the links-only way when
 //   none answers); relaysDown(): every one of them has refused or closed.
 
-import { joinRoom, selfId, getRelaySockets } from "@trystero-p2p/nostr";
+import {
+  joinRoom, selfId, getRelaySockets, pauseRelayReconnection, resumeRelayReconnection,
+} from "@trystero-p2p/nostr";
 import { Channel } from "./rtc.mjs";
 
 const APP_ID = "kosynka-race-1";
@@ -28,10 +32,13 @@ const APP_ID = "kosynka-race-1";
 // servers of the room that made it — a room joined before the last one has left
 // would make its offers with the old servers (a TURN server just typed unused).
 let settled = Promise.resolve();
-// new sets of relay connections in one drop: Trystero gives a relay's connection up
-// for good after about a minute of failed tries, so a drop that outlasts the grace
-// (a friend counted out, still to be told the result) needs sets made late in it
-const FRESH_PER_DROP = 6;
+// a probe of the relays waits this long for one to answer; then a new one: a
+// connection made while the path was gone waits for TCP's backed-off retries
+const PROBE_MS = 3000;
+// the relays' addresses made so far (variant): each probe that answers takes a new
+// one, never used in this page before — Trystero keeps a connection per address,
+// and one it gave up on, it never makes again
+let variants = 0;
 const LOST_MS = 20000;     // a path gone this long: the connection is given up (see _watch)
 const LEAVE_MS = 2000;     // a leave that waits on a dead channel does not hold the next join
 // Trystero keeps a pool of ready offers and, when it hands out one older than 57 s,
@@ -92,6 +99,14 @@ const tracked = (set) => class extends PooledConnection {
   }
 };
 
+// a connection closed so that the other page hears it: its data channel first (the
+// other page drops its end of it), the connection itself a second later
+const hangUp = (pc) => {
+  if (!pc) return;
+  if (pc.channel) pc.channel.close();
+  setTimeout(() => pc.close(), 1000);
+};
+
 const leave = (room) => room && Promise.race([
   room.leave().catch(() => {}), new Promise((res) => setTimeout(res, LEAVE_MS))]);
 
@@ -116,6 +131,7 @@ class RoomPeer extends Channel {
   // the whole outage) and, while it is there, ignores the other page's fresh
   // announcements — so neither side could make a new one when the path is back.
   _watch(pc) {
+    this.pc = pc;
     if (!pc) return;
     let timer = 0;
     const check = () => {
@@ -154,16 +170,14 @@ export class Room {
     this.pcs = new Set();       // its connections not closed yet (tracked)
     this.polyfill = tracked(this.pcs);
     this.joins = 0;
-    this.fresh = 0;             // sets of new relay connections made so far
-    this.steps = 0;             // comeback steps in this drop
-    this.budget = 0;            // new sets of relay connections left in this drop
-    this._seen = 0;
+    this.fresh = 0;             // the relays' address (variant) whose probe answered last
     this.closed = false;
     settled = settled.then(() => this.closed || this._join());
   }
 
   _join(fresh = 0) {
     this.joins++;
+    resumeRelayReconnection();
     // fresh > 0: the relays' connections may be stuck (after a long cut TCP waits
     // its backed-off retransmission, up to a minute, before it finds the path back):
     // the same relays once more under another address (a query the relay ignores),
@@ -193,7 +207,13 @@ export class Room {
       if (peer) peer._receive(data);
     };
     room.onPeerJoin = (id) => {
-      if (room !== this.trystero) return;
+      // a peer that came in while this join was being left (its handshake passed in
+      // Trystero's 99 ms between its "leave" and its last drop): Trystero drops it
+      // without a word, and the other page would keep its end bound to it and ignore
+      // this page's next join until a handshake timed out (seen in the namespace test:
+      // a friend back from a 45-s cut, on at the host only past the grace) — so it is
+      // closed here at once, and the other page drops its end too
+      if (room !== this.trystero) return hangUp(room.getPeers()[id]);
       const old = this.peers.get(id);
       if (old) old._drop();
       const peer = new RoomPeer(this, id);
@@ -202,9 +222,19 @@ export class Room {
       if (this.onpeer) this.onpeer(peer);
       peer._opened();
     };
+    // Trystero's room lets a peer go (its connection stayed "disconnected" for 5 s,
+    // or it left) but keeps the connection for two minutes, for another room to
+    // reuse, and ignores the other page's announcements while the connection looks
+    // alive; the other page may keep its end (its path came back first). So it is
+    // hung up: both pages then make a new one (seen in the namespace test: after a
+    // 10-s cut the host's page let the friend go and its friend's page never knew;
+    // after a 45-s cut the host's page ignored every join of the friend's)
     room.onPeerLeave = (id) => {
       const peer = this.peers.get(id);
-      if (peer && room === this.trystero) peer._drop();
+      if (peer && room === this.trystero) {
+        peer._drop();
+        hangUp(peer.pc);
+      }
     };
   }
 
@@ -214,21 +244,35 @@ export class Room {
       (v) => sockets[v] && sockets[v].readyState === 1)).length;
   }
 
-  // once per set of new relay connections: one of them has just opened — the path
-  // is back (they were made during the outage), so join again now: Trystero's
-  // ready offers made during the outage found no address beyond this device
-  freshOpened() {
-    if (!this.fresh || this._seen === this.fresh) return false;
-    const open = this._freshOpen();
-    if (open) this._seen = this.fresh;
-    return open;
-  }
-
-  _freshOpen() {
-    const sockets = getRelaySockets();
-    return this.fresh > 0 && this.relays.some((u) => {
-      const s = sockets[variant(u, this.fresh)];
-      return s && s.readyState === 1;
+  // true as soon as a new connection to one of the relays opens (the path is back;
+  // rejoin(true) then goes over that address of the relays), false if none does
+  // within PROBE_MS; the probe's own connections are closed either way
+  probe() {
+    const k = variants + 1;
+    // a connection to a relay that is still connecting holds every other one to the
+    // same host and port back (RFC 6455 §4.1, as Chromium does), and Trystero's own
+    // made while the path was gone waits for TCP's backed-off retries, up to two
+    // minutes (seen in the namespace test: no probe got through for 90 s after a
+    // 75-s cut) — so those are closed, and Trystero makes new ones at the next join
+    pauseRelayReconnection();
+    for (const s of Object.values(getRelaySockets())) if (s && s.readyState === 0) s.close();
+    return new Promise((resolve) => {
+      const sockets = [];
+      const done = (open) => {
+        clearTimeout(timer);
+        for (const s of sockets) {
+          s.onopen = null;
+          s.close();
+        }
+        if (open) this.fresh = variants = k;
+        resolve(open);
+      };
+      const timer = setTimeout(() => done(false), PROBE_MS);
+      for (const u of this.relays) {
+        const s = new WebSocket(variant(u, k));
+        s.onopen = () => done(true);
+        sockets.push(s);
+      }
     });
   }
 
@@ -267,43 +311,35 @@ export class Room {
   // other page hears it and drops its end (then both make a new one from the
   // relays' announcements), rather than kept by Trystero for two minutes
   _unstick() {
-    for (const pc of this._pending()) {
-      if (pc.channel) pc.channel.close();
-      setTimeout(() => pc.close(), 1000);
-    }
+    for (const pc of this._pending()) hangUp(pc);
   }
 
-  // the link to the host dropped: the comeback steps start anew
-  dropped() {
-    this.steps = 0;
-    this.budget = FRESH_PER_DROP;
-  }
-
-  // fresh: also over new connections to the relays (a comeback after a drop)
-  rejoin(fresh = false) {
-    // at most FRESH_PER_DROP new sets of connections in a drop (Trystero keeps a
-    // relay's connection open once made; one that never opens it gives up by
-    // itself): one at every other comeback step, and none while the newest set
-    // is open (the path is back: it serves)
-    this.steps++;
-    if (fresh && this.steps % 2 === 1 && this.budget > 0 && !this._freshOpen()) {
-      this.fresh++;
-      this.budget--;
-    }
-    const n = fresh ? this.fresh : 0;
+  // out of the room (its peers dropped) until the next rejoin: while the path is
+  // gone a join cannot connect, and Trystero's offers made then carry no address
+  // beyond this device — the other page answers one and then ignores this page
+  // for 23 s (seen in the namespace test: back from a 45-s cut past the grace)
+  suspend() {
     this._unstick();
     const old = this.trystero;
     this.trystero = null;
     for (const peer of [...this.peers.values()]) peer._drop();
-    settled = settled.then(async () => {
-      await leave(old);
-      if (!this.closed) this._join(n);
-    });
+    settled = settled.then(() => leave(old));
+    return settled;
+  }
+
+  // fresh: also over the relays' address that last answered a probe (new
+  // connections: the old ones may wait a minute for TCP's backed-off retries
+  // once the path is back)
+  rejoin(fresh = false) {
+    const n = fresh ? this.fresh : 0;
+    this.suspend();
+    settled = settled.then(() => this.closed || this._join(n));
     return settled;
   }
 
   close() {
     this.closed = true;
+    resumeRelayReconnection();     // (a probe may have paused it)
     for (const peer of [...this.peers.values()]) peer.close();
     const old = this.trystero;
     this.trystero = null;
