@@ -415,24 +415,48 @@ def test_n9_a_friend_who_never_comes_back_is_resigned_by_the_hosts_tick(race):
     assert p2.view["phase"] == "racing"
 
 
+def test_n9_a_friend_back_after_the_race_they_were_counted_out_of_gets_its_result():
+    """Counted out (N9), the race over, away however long: back while the table
+    still shows that race, the friend gets its result as the host decided it."""
+    t = Table(friends=1)
+    t.start()
+    (p1,) = t.players
+    t.net.cut(t.links[0])
+    t.run()
+    t.net.at(t.host.next_deadline(), t.host.tick)     # counted out: the race ends
+    t.run()
+    t.net.run(until=t.net.now + 10 * GRACE)
+    t.host.tick()
+    assert t.me.view["phase"] == "over" and p1.pid in t.host.table.members
+    t.connect(0)
+    t.run()
+    assert p1.standings == t.me.view["standings"] and p1.error_code is None
+    assert next(s for s in p1.standings if s["pid"] == p1.pid)["result"] == "lost"
+
+
 def test_n9_a_friend_back_after_the_table_let_them_go_is_told_so_not_seated_anew():
-    """Counted out, the race over, and away past another grace: the seat is let go.
-    The friend's page coming back then (a long cut) hears ``table/left`` — not a new
-    seat under another pid with a fresh score."""
+    """Counted out, the race over, then the host changes the settings and the friend
+    stays away past another grace: the seat is let go. The friend's page coming back
+    then hears ``table/left`` — not a new seat under another pid with a fresh score."""
     t = Table(friends=1)
     t.start()
     (p1,) = t.players
     pid = p1.pid
     t.net.cut(t.links[0])
     t.run()
-    for _ in range(2):                            # counted out (N9): the race ends;
-        t.net.at(t.host.next_deadline(), t.host.tick)   # then the seat is let go
-        t.run()
-    assert pid not in t.host.table.members and t.me.view["phase"] == "over"
+    t.net.at(t.host.next_deadline(), t.host.tick)     # counted out (N9): the race ends
+    t.run()
+    t.me.change_settings()
+    t.run()
+    t.net.at(t.host.next_deadline(), t.host.tick)     # away past the grace: let go
+    t.run()
+    assert pid not in t.host.table.members and t.me.view["phase"] == "lobby"
     t.connect(0)
     t.run()
     assert p1.error_code == "table/left" and p1.pid == pid
     assert len(t.host.table.members) == 1 and t.host.rejected["table/left"] == 1
+    with pytest.raises(RaceError):                  # let go: it sends nothing more
+        p1.play(LINE[0])
 
 
 def _losing_first(link):

@@ -4,7 +4,7 @@ nothing — the standings equal those of the same seed without them."""
 import json
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from kosynka.cli import main
 from kosynka.race.simulate import simulate
@@ -81,6 +81,8 @@ def test_race_without_a_subcommand_is_a_usage_error(capsys):
 drop = st.tuples(st.integers(1, 3), st.floats(0, 200), st.floats(0.5, 80))
 
 
+@example(seed=106, players=3, kind="last", faults=0.0,   # friend 1 away as the race
+         drops=[(2, 0.0, 56.7), (1, 0.0, 49.4), (1, 180.8, 70.0)])  # ended, back after it
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 10**6), players=st.integers(2, 4), kind=st.sampled_from(["last", "5"]),
        faults=st.sampled_from([0.0, 0.1, 0.3, 0.6]), drops=st.lists(drop, max_size=4))

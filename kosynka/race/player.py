@@ -181,7 +181,7 @@ class Player:
     def racing(self) -> bool:
         me = self._me()
         return (self.game is not None and self.view is not None and self.view["phase"] == RACING
-                and me is not None and me["status"] == "racing")
+                and me is not None and me["status"] == "racing" and not self.let_go)
 
     def play(self, move: str) -> None:
         """Make a move on our game and send it. Raises RaceError (``race/wait``:
@@ -354,6 +354,9 @@ class Player:
             return
         code = msg["code"]
         if code == "seq/duplicate":
+            return
+        if code == "join/first":   # this link has no seat at the host: a sync would be
+            self._join()           # refused too — join again (nothing, if let go)
             return
         if code == "seq/gap":
             for p in self._pending:

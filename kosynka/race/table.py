@@ -26,7 +26,9 @@ Decisions where SPEC is silent (docs/race.md):
   a place;
 - a member whose channel is down for ``GRACE`` s is out: resigned if racing
   (N9), else they leave the table (a spectator sits in the seat they free
-  while the table is in its lobby);
+  while the table is in its lobby) — but one who raced in the race just over
+  stays until Again or Change settings (its result is theirs, told when they
+  come back: issue 19), and their grace then starts anew;
 - the time-up and a grace ending at the same instant: the time-up first (N6);
 - a draw offer is cancelled when its maker resigns; when someone else leaves
   the race, the offer stands for those still racing;
@@ -466,7 +468,7 @@ class Table:
                 m.status, m.score = "draw", m.score + 0.5
             else:
                 m.status = "lost"
-        for m in self.members.values():   # still away: the grace runs on, now to leave
+        for m in self.members.values():   # still away: a spectator leaves at the grace's end
             if not m.connected and m.dropped_at is None:
                 m.dropped_at = now
         self.end = {"reason": reason, "winners": [m.pid for m in winners],
@@ -528,6 +530,7 @@ class Table:
         for i, m in enumerate(players):
             m.seat = (i + 1) % len(players)
         self._begin(deal, now)
+        self._away_again(now)
 
     def change_settings(self, pid: int, now: float) -> None:
         """N11: back to the lobby; a seat whose player is away is freed;
@@ -538,6 +541,7 @@ class Table:
             raise RaceError("race/not_over", "settings change after a race")
         self.phase = LOBBY
         self._event("lobby")
+        self._away_again(now)
         for m in self.members.values():
             m.game, m.out = None, None
             m.status = "waiting" if m.seat is not None else "watching"
@@ -588,8 +592,16 @@ class Table:
         m.dropped_at = None
         if self.phase == RACING and m.status == "racing":
             self._out(m, "dropped", at)
-        elif self.phase != RACING or m.game is None:
+        elif self.phase == LOBBY or m.game is None:
             self._leave(m, "away")
+        # after a race they raced in (OVER) they stay, away: its result is theirs, told
+        # when they come back; their grace starts anew when the table moves on
+
+    def _away_again(self, now: float) -> None:
+        """Again or Change settings: the grace of those still away starts anew."""
+        for m in self.members.values():
+            if not m.connected and m.dropped_at is None and m.pid != HOST:
+                m.dropped_at = now
 
     # ----------------------------------------------------------- views
     def can(self, pid: int) -> dict[str, bool]:
