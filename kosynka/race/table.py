@@ -600,7 +600,7 @@ class Table:
     def _away_again(self, now: float) -> None:
         """Again or Change settings: the grace of those still away starts anew."""
         for m in self.members.values():
-            if not m.connected and m.dropped_at is None and m.pid != HOST:
+            if not m.connected and m.dropped_at is None:   # (the host never drops)
                 m.dropped_at = now
 
     # ----------------------------------------------------------- views
