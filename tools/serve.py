@@ -54,6 +54,7 @@ paint's data is made by running the page's layout in another process).
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import hashlib
 import json
@@ -435,14 +436,26 @@ def _ensure_bundle(root: Path, force: bool) -> dict:
 
 def ensure_vendor(root: Path | str | None = None) -> dict:
     """Install (npm ci) and copy the pinned runtime into ``web/vendor/`` when missing
-    or stale, build the app bundle, and return the build record."""
+    or stale, build the app bundle, and return the build record.
+
+    One process at a time (an exclusive lock on ``web/vendor/.lock``): the test
+    workers each call it at start, and their writes and clean-ups would otherwise
+    cross (a CI run lost 144 browser tests to one worker deleting a file the other
+    had just deleted)."""
     root = Path(root or ROOT).resolve()
+    vendor = root / "web" / "vendor"
+    vendor.mkdir(parents=True, exist_ok=True)
+    with open(vendor / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _ensure_vendor(root, vendor)
+
+
+def _ensure_vendor(root: Path, vendor: Path) -> dict:
     want = _lock_versions(root)
     if any(_installed_version(root, name) != ver for name, ver in want.items()):
         _npm_ci(root)
         if any(_installed_version(root, name) != ver for name, ver in want.items()):
             raise VendorError("npm ci did not install the pinned pyodide/@pyscript/core")
-    vendor = root / "web" / "vendor"
     nm = root / "node_modules"
     for name in PYODIDE_FILES:
         _copy_if_stale(nm / "pyodide" / name, vendor / "pyodide" / name)
@@ -452,9 +465,9 @@ def ensure_vendor(root: Path | str | None = None) -> dict:
         if src.is_file() and src.suffix in (".js", ".css", ".mjs"):
             wanted.add(src.name)
             _copy_if_stale(src, vendor / "pyscript" / src.name)
-    # Drop files an older pinned version left behind.
+    # Drop files an older pinned version left behind (and their gzipped copies).
     for old in (vendor / "pyscript").iterdir():
-        if old.name not in wanted:
+        if old.name.removesuffix(".gz") not in wanted:
             old.unlink()
     for pkg, (folder, pattern) in TRYSTERO.items():
         files = sorted((nm / pkg).glob(pattern))
@@ -463,7 +476,7 @@ def ensure_vendor(root: Path | str | None = None) -> dict:
         for src in files:
             _copy_if_stale(src, vendor / folder / src.name)
         for old in (vendor / folder).iterdir():
-            if old.name not in {f.name for f in files}:
+            if old.name.removesuffix(".gz") not in {f.name for f in files}:
                 old.unlink()
     record = ensure_bundle(root)
     ensure_snapshot(root, record)  # issue 15; fails soft
