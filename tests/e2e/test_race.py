@@ -113,7 +113,7 @@ def test_four_players_timed_race_tiebreaks_draw_offers_watcher(new_context, base
     host.page.click("#race [data-set=minutes][data-value='5']")
     for f in friends:
         f.page.wait_for_selector("#race .settings")
-    host.page.evaluate("localStorage.setItem('kosynka.race.test_speed', '6')")
+    host.page.evaluate("localStorage.setItem('kosynka.race.test_speed', '15')")
     deal = start(host, friends)
     a, b, c = friends
     assert a.page.locator("[data-race-clock]").count() == 1
