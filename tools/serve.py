@@ -434,6 +434,14 @@ def _ensure_bundle(root: Path, force: bool) -> dict:
     return record
 
 
+def _drop_others(folder: Path, wanted: set[str]) -> None:
+    """Delete the files of ``folder`` an older pinned version left behind: those
+    not in ``wanted``, nor the gzipped copy of one (:func:`ensure_gzip`)."""
+    for old in folder.iterdir():
+        if old.name.removesuffix(".gz") not in wanted:
+            old.unlink()
+
+
 def ensure_vendor(root: Path | str | None = None) -> dict:
     """Install (npm ci) and copy the pinned runtime into ``web/vendor/`` when missing
     or stale, build the app bundle, and return the build record.
@@ -465,19 +473,14 @@ def _ensure_vendor(root: Path, vendor: Path) -> dict:
         if src.is_file() and src.suffix in (".js", ".css", ".mjs"):
             wanted.add(src.name)
             _copy_if_stale(src, vendor / "pyscript" / src.name)
-    # Drop files an older pinned version left behind (and their gzipped copies).
-    for old in (vendor / "pyscript").iterdir():
-        if old.name.removesuffix(".gz") not in wanted:
-            old.unlink()
+    _drop_others(vendor / "pyscript", wanted)
     for pkg, (folder, pattern) in TRYSTERO.items():
         files = sorted((nm / pkg).glob(pattern))
         if not files:
             raise VendorError(f"missing {nm / pkg / pattern}")
         for src in files:
             _copy_if_stale(src, vendor / folder / src.name)
-        for old in (vendor / folder).iterdir():
-            if old.name.removesuffix(".gz") not in {f.name for f in files}:
-                old.unlink()
+        _drop_others(vendor / folder, {f.name for f in files})
     record = ensure_bundle(root)
     ensure_snapshot(root, record)  # issue 15; fails soft
     ensure_gzip(vendor)

@@ -468,9 +468,7 @@ class Table:
                 m.status, m.score = "draw", m.score + 0.5
             else:
                 m.status = "lost"
-        for m in self.members.values():   # still away: a spectator leaves at the grace's end
-            if not m.connected and m.dropped_at is None:
-                m.dropped_at = now
+        self._grace_anew(now)   # still away: a spectator leaves at the grace's end
         self.end = {"reason": reason, "winners": [m.pid for m in winners],
                     "drawn": [m.pid for m in drawn], "decided_by": decided_by}
         self.standings = self._standings()
@@ -530,7 +528,7 @@ class Table:
         for i, m in enumerate(players):
             m.seat = (i + 1) % len(players)
         self._begin(deal, now)
-        self._away_again(now)
+        self._grace_anew(now)
 
     def change_settings(self, pid: int, now: float) -> None:
         """N11: back to the lobby; a seat whose player is away is freed;
@@ -541,7 +539,7 @@ class Table:
             raise RaceError("race/not_over", "settings change after a race")
         self.phase = LOBBY
         self._event("lobby")
-        self._away_again(now)
+        self._grace_anew(now)
         for m in self.members.values():
             m.game, m.out = None, None
             m.status = "waiting" if m.seat is not None else "watching"
@@ -597,8 +595,9 @@ class Table:
         # after a race they raced in (OVER) they stay, away: its result is theirs, told
         # when they come back; their grace starts anew when the table moves on
 
-    def _away_again(self, now: float) -> None:
-        """Again or Change settings: the grace of those still away starts anew."""
+    def _grace_anew(self, now: float) -> None:
+        """The race's end, Again or Change settings: the grace of those still away
+        (none running) starts now."""
         for m in self.members.values():
             if not m.connected and m.dropped_at is None:   # (the host never drops)
                 m.dropped_at = now
