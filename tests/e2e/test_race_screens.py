@@ -302,7 +302,7 @@ def test_the_results_say_how_the_race_ended_and_why_each_place(evening):
            for r in host.page.locator("#race-results tr[data-pid]").all()}
     assert why == {1: "foundation", 0: "tie", 2: "tie", 4: "resigned"}, why   # draws turn no card
     said = host.page.text_content("#race-results tr[data-pid='4'] small")
-    assert {"uk-UA": "здається", "en-US": "resigned"}[host.page.evaluate("navigator.language")] in said
+    assert {"uk-UA": "здача партії", "en-US": "resigned"}[host.page.evaluate("navigator.language")] in said
     shot(host, "results", evening.tag)
     shot(bohdan, "results-winner", evening.tag)
     assert cut(host, "#race-results") == []
