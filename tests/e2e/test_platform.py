@@ -93,6 +93,9 @@ def test_broken_snapshot_falls_back_to_normal_boot(new_context, base_url):
     page = ctx.new_page()
     page.goto(base_url)
     wait_ready(page)
+    # the page keeps its own snapshot once idle: let it finish first, or it
+    # overwrites the broken one (seen on a loaded machine)
+    page.wait_for_function(f"['saved', 'failed'].includes({HTML}.snapshot)", timeout=90_000)
     page.evaluate("""async () => {
         const build = (await import('./web/vendor/build.mjs')).default;
         const { snapshotKey } = await import('./web/boot/snapshot-store.mjs');
