@@ -88,7 +88,11 @@ deals 0–99, 20,000 states each: draw-1 deal 90 in 6,473 states, draw-3 deal
 redeals it won none of the 11 undecided Turn Three deals, so it is left out
 there. In Classic draw 3 the sound search plays talon cards first and a
 fourth search, the streamlined space depth-first with talon cards first,
-takes turns as well (2 : 2 : 1 : 1 quanta; see :class:`Solver`).
+takes turns as well (2 : 2 : 1 : 1 quanta; see :class:`Solver`). With
+unlimited redeals a *limited* search takes two quanta a turn as well: the
+streamlined space best-first as if only three redeals were allowed, whose
+lines are legal with unlimited redeals (:attr:`Solver.LIMITED_REDEALS`); it
+too only ever says ``won``.
 With limited redeals the streamlined search is a greedy
 best-first search (fewest face-down cards × 3 + cards off the foundations
 first) instead of depth-first: see :func:`streamlined_search`. V1 (verified deals)
