@@ -72,13 +72,12 @@ class Solver(_Sliced):
             self._turns.insert(0, self.QUANTUM)
             if rules.redeals is None:
                 # the portfolio: the sound space best-first as well, with
-                # half the turns of the others
-                self._searches.append(_Search(position, prune=prune, strategy="best",
-                                              clock=clock))
-                self._turns = [2 * self.QUANTUM, 2 * self.QUANTUM, self.QUANTUM]
-                self._searches.append(streamlined_search(
-                    _with_redeals(position, self.LIMITED_REDEALS), prune=prune, clock=clock))
-                self._turns.append(2 * self.QUANTUM)
+                # half the turns of the others, and the limited search
+                self._searches += [
+                    _Search(position, prune=prune, strategy="best", clock=clock),
+                    streamlined_search(_with_redeals(position, self.LIMITED_REDEALS),
+                                       prune=prune, clock=clock)]
+                self._turns = [2 * self.QUANTUM, 2 * self.QUANTUM, self.QUANTUM, 2 * self.QUANTUM]
                 if draw3:
                     self._searches.append(streamlined_search(
                         position, prune=prune, clock=clock, scores=_Search.TALON_FIRST))
