@@ -79,22 +79,32 @@ def _foundation_moves(deal: int) -> list[str]:
 
 
 def _face_up_moves(deal: int) -> list[str]:
-    """A few moves that put more cards face up in the columns and none on a
-    foundation (breadth-first over stock taps and column moves)."""
+    """The fewest moves that put more cards face up in the columns and none on
+    a foundation: breadth-first over the positions reached by stock taps and
+    column moves, each position once (a fixed depth missed deals whose first
+    such card waits eight taps down the stock; none of 20,000 random deals
+    lacks such moves, the longest needs 23)."""
     from kosynka.game import Game
     from kosynka.position import Rules
     from kosynka.race.table import progress
 
-    todo = [[]]
-    while todo:
-        moves = todo.pop(0)
+    def reached(moves: list[str]) -> Game:
         g = Game.new(deal, Rules(1, None))
         for m in moves:
             g.play(m)
+        return g
+
+    todo, seen = [[]], {reached([]).position.key()}
+    while todo:
+        moves = todo.pop(0)
+        g = reached(moves)
         if progress(g.position, g.moves)["face_up"] > 7:
             return moves
-        if len(moves) < 6:
-            todo += [moves + [m] for m in g.legal_moves() if not m.endswith(">F")]
+        for m in (m for m in g.legal_moves() if not m.endswith(">F")):
+            key = reached(moves + [m]).position.key()
+            if key not in seen:
+                seen.add(key)
+                todo.append(moves + [m])
     raise AssertionError("no such moves")
 
 
