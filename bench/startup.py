@@ -46,11 +46,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tools.chromium import CHROMIUM, chromium_args  # noqa: E402
 from tools.serve import ensure_vendor, make_server  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--disable-gpu", "--no-first-run"]
+ARGS = chromium_args()
 PHONE = dict(viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True,
              device_scale_factor=2)
 

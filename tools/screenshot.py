@@ -9,20 +9,19 @@ given). Needs Playwright for Python (``requirements-dev.txt``).
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "kosynka-360x640.png"
-CHROMIUM = os.environ.get("KOSYNKA_CHROMIUM", "/usr/bin/chromium")
 
 
 def shoot(out: Path = OUT) -> Path:
     from playwright.sync_api import sync_playwright
 
     sys.path.insert(0, str(ROOT))
+    from tools.chromium import CHROMIUM, chromium_args
     from tools.serve import ensure_vendor, make_server
 
     ensure_vendor(ROOT)
@@ -32,7 +31,7 @@ def shoot(out: Path = OUT) -> Path:
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                         args=["--no-sandbox", "--disable-gpu"])
+                                         args=chromium_args())
             ctx = browser.new_context(viewport={"width": 360, "height": 640}, is_mobile=True,
                                       has_touch=True, device_scale_factor=2, locale="en-US",
                                       reduced_motion="reduce")

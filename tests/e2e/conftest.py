@@ -46,17 +46,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tools.chromium import CHROMIUM, chromium_args
+
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("KOSYNKA_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-features=WebRtcHideLocalIpsWithMdns",
-]
 PHONE = dict(viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True,
              device_scale_factor=2)
 DESKTOP = dict(viewport={"width": 1280, "height": 800})
@@ -158,7 +150,7 @@ def browser(playwright_instance):
     if not _chromium_available():
         pytest.fail(f"Chromium is required on CI but not found at {CHROMIUM}")
     browser = playwright_instance.chromium.launch(
-        executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+        executable_path=CHROMIUM, headless=True, args=chromium_args(),
     )
     yield browser
     browser.close()

@@ -31,16 +31,17 @@ from pathlib import Path
 import pytest
 
 import netns
-from conftest import BOOT_SCRIPT, CHROMIUM, CHROMIUM_ARGS, PHONE, READY_TIMEOUT_MS, wait_ready
+from conftest import BOOT_SCRIPT, CHROMIUM, PHONE, READY_TIMEOUT_MS, wait_ready
 from gamekit import NO_BOOT_EXTRAS
 from racekit import Seat, play, ready, room_state, start, wait_race
 
 from tools import relay as relay_tool
+from tools.chromium import chromium_args
 from web.race import signal
 
 APP_PORT = 8000
 SHOTS = Path(__file__).resolve().parent / "shots"
-MDNS_ON = [a for a in CHROMIUM_ARGS if "WebRtcHideLocalIpsWithMdns" not in a]
+MDNS_ON = chromium_args(mdns=True)
 RESULTS: dict[str, str] = {}      # network shape → connected or not (printed as a figure)
 
 

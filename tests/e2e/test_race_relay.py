@@ -17,18 +17,19 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BOOT_SCRIPT, CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, _same_origin, wait_ready
+from conftest import BOOT_SCRIPT, CHROMIUM, DESKTOP, PHONE, _same_origin, wait_ready
 from gamekit import NO_BOOT_EXTRAS
 from racekit import (Seat, hand_over, invite_link, join_table, line, play, ready, room_state,
                      start, table_link, wait_race)
 
 from tools import relay as relay_tool
+from tools.chromium import chromium_args
 from web.race import signal
 
 SHOTS = Path(__file__).resolve().parent / "shots"
 SHOTS.mkdir(exist_ok=True)
 # a player's browser: Chromium's mDNS host names left on (the shared conftest hides them)
-MDNS_ON = [a for a in CHROMIUM_ARGS if "WebRtcHideLocalIpsWithMdns" not in a]
+MDNS_ON = chromium_args(mdns=True)
 
 
 @pytest.fixture(scope="module")
