@@ -84,27 +84,26 @@ def _face_up_moves(deal: int) -> list[str]:
     column moves, each position once (a fixed depth missed deals whose first
     such card waits eight taps down the stock; none of 20,000 random deals
     lacks such moves, the longest needs 23)."""
-    from kosynka.game import Game
-    from kosynka.position import Rules
+    from collections import deque
+
+    from kosynka.position import Position, Rules
     from kosynka.race.table import progress
 
-    def reached(moves: list[str]) -> Game:
-        g = Game.new(deal, Rules(1, None))
-        for m in moves:
-            g.play(m)
-        return g
-
-    todo, seen = [[]], {reached([]).position.key()}
+    start = Position.deal(deal, Rules(1, None))
+    todo, seen = deque([(start, [])]), {start.key()}
     while todo:
-        moves = todo.pop(0)
-        g = reached(moves)
-        if progress(g.position, g.moves)["face_up"] > 7:
+        position, moves = todo.popleft()
+        if progress(position, len(moves))["face_up"] > 7:
             return moves
-        for m in (m for m in g.legal_moves() if not m.endswith(">F")):
-            key = reached(moves + [m]).position.key()
-            if key not in seen:
-                seen.add(key)
-                todo.append(moves + [m])
+        for move in position.legal_moves():
+            text = position.format_move(move)
+            if text.endswith(">F"):
+                continue
+            position.push(move)
+            if position.key() not in seen:
+                seen.add(position.key())
+                todo.append((position.copy(), moves + [text]))
+            position.pop()
     raise AssertionError("no such moves")
 
 

@@ -28,7 +28,7 @@ from web.race import signal
 
 SHOTS = Path(__file__).resolve().parent / "shots"
 SHOTS.mkdir(exist_ok=True)
-# a player's browser: Chromium's mDNS host names left on (the shared conftest hides them)
+# a player's browser: Chromium's mDNS host names left on (the shared browser hides them)
 MDNS_ON = chromium_args(mdns=True)
 
 
