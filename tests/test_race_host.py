@@ -4,7 +4,8 @@ table runs on; reconnects resynchronise from the host's copy (N9)."""
 import json
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kosynka.position import Rules
 from kosynka.race import protocol as P

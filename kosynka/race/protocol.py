@@ -65,8 +65,17 @@ from typing import Any
 from ..deals import MAX_DEAL
 from ..messages import MessageError, Protocol
 from ..position import Position, Rules
-from .table import (DRAWS, EVENTS_KEPT, LOBBY, MAX_SEATS, MAX_WATCHERS, MINUTES, NAME_MAX, OVER,
-                    RACING)
+from .table import (
+    DRAWS,
+    EVENTS_KEPT,
+    LOBBY,
+    MAX_SEATS,
+    MAX_WATCHERS,
+    MINUTES,
+    NAME_MAX,
+    OVER,
+    RACING,
+)
 
 __all__ = ["VERSION", "TO_HOST", "TO_PLAYER", "TO_HOST_BYTES", "TO_PLAYER_BYTES",
            "parse_to_host", "parse_to_player", "digest", "dumps", "Msg",
