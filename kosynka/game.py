@@ -41,8 +41,18 @@ from typing import Any, Callable
 from .cards import InvalidCardError, parse_card
 from .deals import check_number
 from .errors import KosynkaError
-from .position import (FOUNDATION, STOCK, WASTE, IllegalMoveError, InvalidMoveError,
-                       InvalidPositionError, Move, Outcome, Position, Rules)
+from .position import (
+    FOUNDATION,
+    STOCK,
+    WASTE,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    Move,
+    Outcome,
+    Position,
+    Rules,
+)
 
 __all__ = ["Game", "Played", "SaveError", "SAVE_VERSION", "win_bonus"]
 

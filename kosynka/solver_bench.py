@@ -24,7 +24,6 @@ from typing import Any, TypeAlias
 from .position import Position, Rules
 from .solver import VERIFY_STATES, Solver, streamlined_search
 
-
 Job: TypeAlias = tuple[int, int, "int | None", "float | None", "int | None", int]
 """One deal's work: number, draw, redeals, CPU-second and state budgets,
 the verified-deal state budget."""

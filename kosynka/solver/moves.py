@@ -6,9 +6,20 @@ from __future__ import annotations
 
 from typing import TypeAlias
 
-from ..safety import safe_back as _safe_back  # the one definition of the rule and its proof
-from .proofs import (_EMPTY, _FD, _KIDS, _PAR, Foundations, Move, State, _talon_reach,
-                     _toggles)
+from ..safety import (
+    safe_back as _safe_back,  # the one definition of the rule and its proof
+)
+from .proofs import (
+    _EMPTY,
+    _FD,
+    _KIDS,
+    _PAR,
+    Foundations,
+    Move,
+    State,
+    _talon_reach,
+    _toggles,
+)
 
 Scores: TypeAlias = tuple[int, ...]
 """Move-ordering scores: see :attr:`kosynka.solver.search._Search.SCORES`."""

@@ -13,7 +13,17 @@ from typing import Any, Literal, TypeAlias
 
 from ..position import DRAW, FOUNDATION, WASTE, Position
 from .moves import Scores, _Moves
-from .proofs import _FD, _FDB, ALL_PRUNING, Columns, Move, State, _dead, _dominates, _relaxed
+from .proofs import (
+    _FD,
+    _FDB,
+    ALL_PRUNING,
+    Columns,
+    Move,
+    State,
+    _dead,
+    _dominates,
+    _relaxed,
+)
 
 Clock: TypeAlias = Callable[[], float]
 Step: TypeAlias = tuple[Move, list[Move]]
@@ -111,7 +121,7 @@ class _Search(_Sliced):
         self._parents: dict[bytes, Link] = {}
         self._heap: list[tuple[int, int, State, bytes]] = []
         cols = tuple(bytes([c + _FD for c in col[:d]] + list(col[d:]))
-                     for col, d in zip(position.columns, position.down))
+                     for col, d in zip(position.columns, position.down, strict=True))
         talon = bytes(position.waste) + bytes(reversed(position.stock))
         state = (cols, talon, len(position.waste), tuple(position.foundations),
                  position.redeals_used)
@@ -329,7 +339,7 @@ class _Search(_Sliced):
         since every jump is a legal move to a state of the winning line)."""
         gen = self._gen
         states = [root]
-        for m, done in steps:
+        for m, _done in steps:
             states.append(gen.autos(gen.apply(states[-1], m))[0])
         kp, kr = self._key_p, self._key_r
 
