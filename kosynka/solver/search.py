@@ -5,27 +5,40 @@ pinned notation."""
 
 from __future__ import annotations
 
+import enum
 import heapq
 import time
 from dataclasses import dataclass, field
 
-from ..position import DRAW, FOUNDATION, WASTE, Position
+from ..position import DRAW, FOUNDATION, WASTE, Move, Position
 from .moves import _Moves
 from .proofs import _FD, _FDB, ALL_PRUNING, _dead, _dominates, _relaxed
 
 
+class Verdict(enum.StrEnum):
+    """What a search says of a position; each is its own word in the CLI's
+    JSON (a ``str``: ``Verdict.WON == "won"``)."""
+
+    WON = "won"
+    LOST = "lost"
+    UNKNOWN = "unknown"
+
+
 @dataclass
 class SolveResult:
-    """``result`` is ``"won"``, ``"lost"`` or ``"unknown"``; ``moves`` is the
-    winning line in the pinned notation (empty unless won)."""
+    """``result`` is a :class:`Verdict` (given as one or as its word);
+    ``moves`` is the winning line in the pinned notation (empty unless won)."""
 
-    result: str
+    result: Verdict
     moves: list[str] = field(default_factory=list)
     states: int = 0
     seconds: float = 0.0
 
+    def __post_init__(self) -> None:
+        self.result = Verdict(self.result)
+
     def to_json(self) -> dict:
-        return {"result": self.result, "moves": list(self.moves),
+        return {"result": self.result.value, "moves": list(self.moves),
                 "states": self.states, "seconds": round(self.seconds, 4)}
 
 
@@ -377,7 +390,7 @@ def _notation(position: Position, path) -> list[str]:
         kind = m[0]
         if kind == 0:
             _, i, n, d = m
-            mv = (i, FOUNDATION + (pos.columns[i][-1] & 3) if d < 0 else d, n)
+            mv = Move(i, FOUNDATION + (pos.columns[i][-1] & 3) if d < 0 else d, n)
         elif kind == 1:
             _, ti, d, red = m
             talon = pos.waste + pos.stock[::-1]
@@ -389,10 +402,10 @@ def _notation(position: Position, path) -> list[str]:
                 taps += 1
                 if taps > 200:
                     raise AssertionError("solver: talon card not reachable")
-            mv = (WASTE, FOUNDATION + (card & 3) if d < 0 else d, 1)
+            mv = Move(WASTE, FOUNDATION + (card & 3) if d < 0 else d, 1)
         else:
             _, s, d = m
-            mv = (FOUNDATION + s, d, 1)
+            mv = Move(FOUNDATION + s, d, 1)
         out.append(pos.format_move(mv))
         pos.push(mv)
     if not pos.is_won:
