@@ -24,11 +24,28 @@ import time
 from typing import Any
 
 from .challenge_cli import add_challenge
-from .cli_common import (Parser, Subparsers, UsageError, add_rules_arguments, deal_number, one_line,
-                         parse_json, read_deal, read_moves, read_text, rules_from)
+from .cli_common import (
+    Parser,
+    Subparsers,
+    UsageError,
+    add_rules_arguments,
+    deal_number,
+    one_line,
+    parse_json,
+    read_deal,
+    read_moves,
+    read_text,
+    rules_from,
+)
 from .deals import deal_json
 from .game import Game
-from .position import IllegalMoveError, InvalidMoveError, InvalidPositionError, Position, Termination
+from .position import (
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    Position,
+    Termination,
+)
 from .race.cli import add_race
 
 __all__ = ["main", "COMMANDS"]

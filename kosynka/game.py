@@ -42,8 +42,18 @@ from .cards import InvalidCardError, parse_card
 from .deals import check_number
 from .errors import KosynkaError
 from .messages import too_deep
-from .position import (FOUNDATION, STOCK, WASTE, IllegalMoveError, InvalidMoveError,
-                       InvalidPositionError, Move, Outcome, Position, Rules)
+from .position import (
+    FOUNDATION,
+    STOCK,
+    WASTE,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    Move,
+    Outcome,
+    Position,
+    Rules,
+)
 
 __all__ = ["Game", "Played", "SaveError", "SAVE_VERSION", "win_bonus"]
 

@@ -24,7 +24,6 @@ from kosynka.challenge import Book
 from kosynka.game import Game, SaveError
 from kosynka.position import Rules
 from kosynka.records import Records
-
 from web import sheets, solve, store
 from web.store import GAME_KEY, RECORDS_KEY, SETTINGS_KEY, MemoryBackend, Store
 

@@ -14,7 +14,14 @@ from kosynka.game import Game, SaveError
 from kosynka.position import Rules
 from kosynka.records import Records
 from web import sheets
-from web.store import GAME_KEY, RECORDS_KEY, SETTINGS_KEY, MemoryBackend, Settings, Store
+from web.store import (
+    GAME_KEY,
+    RECORDS_KEY,
+    SETTINGS_KEY,
+    MemoryBackend,
+    Settings,
+    Store,
+)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PYODIDE = os.path.join(ROOT, "web", "vendor", "pyodide")

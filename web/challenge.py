@@ -52,10 +52,20 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 import js
 
-from kosynka.challenge import Book, Challenge, ChallengeError, Checked, Made, Taken, check, link, pack, replay
+from kosynka.challenge import (
+    Book,
+    Challenge,
+    ChallengeError,
+    Checked,
+    Made,
+    Taken,
+    check,
+    link,
+    pack,
+    replay,
+)
 from kosynka.game import Game, SaveError
 from kosynka.race.table import NAME_MAX, RaceError, check_name
-
 from web import challenge_sheets as cs
 from web import store
 from web.dom import JsObject, Listeners, document, nil, window

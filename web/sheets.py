@@ -26,7 +26,6 @@ from typing import Iterable
 from kosynka import variants
 from kosynka.position import Rules
 from kosynka.records import WinResult, win_percent
-
 from web.i18n import LANGS, t, variant_name
 from web.store import HANDS, REDEAL_CHOICES, THEMES, Settings, Store, format_time
 

@@ -55,7 +55,6 @@ from kosynka import records, variants
 from kosynka.game import Game, SaveError
 from kosynka.position import IllegalMoveError, InvalidMoveError, Rules
 from kosynka.safety import next_safe_move
-
 from web import links, sheets, solve, store
 from web.dom import document, nil, today_iso, window
 from web.modes import Mode

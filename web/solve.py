@@ -45,7 +45,6 @@ from kosynka import deals, variants
 from kosynka.messages import MessageError
 from kosynka.position import Position, Rules
 from kosynka.solver import Solver, SolveResult, VerifiedDealSearch
-
 from web.solver_protocol import PROTOCOL
 from web.store import loads_stored
 

@@ -30,7 +30,7 @@ Decisions (user-visible):
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, asdict
+from dataclasses import asdict, dataclass
 from typing import Any, Callable, Protocol, TypeVar
 
 from kosynka import variants

@@ -4,7 +4,9 @@ search order, the forced moves after a move, and applying a move."""
 
 from __future__ import annotations
 
-from ..safety import safe_back as _safe_back  # the one definition of the rule and its proof
+from ..safety import (
+    safe_back as _safe_back,  # the one definition of the rule and its proof
+)
 from .proofs import _EMPTY, _FD, _KIDS, _PAR, _talon_reach, _toggles
 
 

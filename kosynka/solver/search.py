@@ -95,7 +95,7 @@ class _Search(_Moves, _Sliced):
         self._seen: set = set()
         self._reach_cache: dict = {}
         cols = tuple(bytes([c + _FD for c in col[:d]] + list(col[d:]))
-                     for col, d in zip(position.columns, position.down))
+                     for col, d in zip(position.columns, position.down, strict=True))
         talon = bytes(position.waste) + bytes(reversed(position.stock))
         state = (cols, talon, len(position.waste), tuple(position.foundations),
                  position.redeals_used)
@@ -309,7 +309,7 @@ class _Search(_Moves, _Sliced):
         move reaches (depth-first search wanders; this is cosmetic and sound,
         since every jump is a legal move to a state of the winning line)."""
         states = [root]
-        for m, done in steps:
+        for m, _done in steps:
             states.append(self._autos(self._apply(states[-1], m))[0])
         kp, kr = self._key_p, self._key_r
 
