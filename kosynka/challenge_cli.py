@@ -18,7 +18,14 @@ import argparse
 import json
 
 from .challenge import Challenge, ChallengeError, Checked, check, pack
-from .cli_common import Parser, Subparsers, UsageError, add_rules_arguments, read_deal, read_moves
+from .cli_common import (
+    Parser,
+    Subparsers,
+    UsageError,
+    add_rules_arguments,
+    read_deal,
+    read_moves,
+)
 from .deals import check_number
 from .position import Position
 from .race.table import RaceError, check_name

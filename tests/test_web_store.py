@@ -9,11 +9,19 @@ import web.i18n
 import web.layout
 import web.links
 import web.store
-from web.i18n import pick_language, t, STRINGS
-from web.links import DealLink, from_address, parse, format as fmt
 from kosynka.records import Records
-
-from web.store import MemoryBackend, Settings, Store, GAME_KEY, RECORDS_KEY, SETTINGS_KEY, variant_key
+from web.i18n import STRINGS, pick_language, t
+from web.links import DealLink, from_address, parse
+from web.links import format as fmt
+from web.store import (
+    GAME_KEY,
+    RECORDS_KEY,
+    SETTINGS_KEY,
+    MemoryBackend,
+    Settings,
+    Store,
+    variant_key,
+)
 
 
 def test_doctests():

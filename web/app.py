@@ -31,14 +31,14 @@ from typing import Any
 import js
 
 from kosynka.game import Game, SaveError
-
 from web import links, sheets, solve
+from web.challenge import ACTIONS as CHALLENGE_ACTIONS
+from web.challenge import ChallengePage
 from web.dialogs import Dialogs
 from web.dom import Listeners, LocalStorageBackend, document, nil, window
 from web.i18n import pick_language, t
 from web.input import TableInput
 from web.modes import Mode
-from web.challenge import ACTIONS as CHALLENGE_ACTIONS, ChallengePage
 from web.race.page import RacePage
 from web.solo import Solo
 from web.store import GAME_KEY, Backend, MemoryBackend, Store

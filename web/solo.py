@@ -49,18 +49,15 @@ Decisions (user-visible):
 from __future__ import annotations
 
 import asyncio
-import json
 from html import escape
 
 from kosynka import records, variants
 from kosynka.game import Game, SaveError
 from kosynka.position import IllegalMoveError, InvalidMoveError, Move, Rules
 from kosynka.safety import next_safe_move
-
-from web import links, sheets, solve
+from web import links, sheets, solve, store
 from web.dom import document, nil, today_iso, window
 from web.modes import Mode
-from web.store import GAME_KEY
 
 FINISH_STEP_S = 0.09  # pause between the cards of a Finish run, and of auto-moves
 MARK_SYMBOLS = {"verified": "✓", "checking": "…", "lost": "✗", "unknown": "?"}  # the deal's marks
@@ -437,13 +434,15 @@ class Solo:
     def on_storage(self, ev) -> None:
         """Another tab saved the game: adopt it if it is newer (no move lost silently)."""
         app = self.app
-        if ev.key != GAME_KEY or nil(ev.newValue):
+        if ev.key != store.GAME_KEY or nil(ev.newValue):
             return
         try:
-            env = json.loads(str(ev.newValue))
-            rev, tab = int(env["rev"]), env.get("tab")
+            env = store.envelope(store.loads_stored(str(ev.newValue)))
+            if env is None:
+                return
+            rev, tab = env["rev"], env.get("tab")
             game = Game.from_json(env["game"])
-        except (ValueError, TypeError, KeyError, SaveError):
+        except (ValueError, SaveError):
             return
         if tab == app.tab or rev <= app.store.rev:
             return
@@ -451,7 +450,7 @@ class Solo:
         if app.dialogs.kind == "confirm":
             app.dialogs.close()
         app.store.reload_records()
-        meta = env.get("meta") or {}
+        meta = env["meta"]
         self.set_game(game, daily=meta.get("daily"), save=False, mark=meta.get("mark"))
         self.recorded = bool(meta.get("recorded"))
         if not game.is_won:

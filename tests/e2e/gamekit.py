@@ -82,7 +82,7 @@ def expected_table(game: Game) -> dict:
     out = {"stock": ["?"] * len(p.stock), "waste": [card_name(c) for c in p.waste]}
     for k, n in enumerate(p.foundations):
         out[f"f{k + 1}"] = [card_name(make_card(r, k)) for r in range(n)]
-    for i, (col, d) in enumerate(zip(p.columns, p.down)):
+    for i, (col, d) in enumerate(zip(p.columns, p.down, strict=True)):
         out[f"t{i + 1}"] = ["?" if j < d else card_name(c) for j, c in enumerate(col)]
     return out
 

@@ -5,12 +5,21 @@ language (L1), corrupt saves."""
 from __future__ import annotations
 
 import pytest
+from gamekit import (
+    NO_BOOT_EXTRAS,
+    counter,
+    deal_with_move,
+    expected_table,
+    open_deal,
+    pile_of,
+    play_by_taps,
+    table,
+    tap_card,
+    tap_pile,
+    wait_moves,
+)
 
 from kosynka.game import Game
-
-from gamekit import (NO_BOOT_EXTRAS, counter, deal_with_move, expected_table, open_deal,
-                     pile_of, play_by_taps, table, tap_card, tap_pile, wait_moves)
-
 
 
 @pytest.fixture

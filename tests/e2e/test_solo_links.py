@@ -4,7 +4,6 @@ and deals a new one; the query form a person types works like the hash form."""
 from __future__ import annotations
 
 import pytest
-
 from gamekit import NO_BOOT_EXTRAS
 
 MESSAGE = {"en": "That link names no deal — here is a new one.",
