@@ -197,7 +197,7 @@ class LegalMoves:
         self.position = position
 
     def __iter__(self) -> Iterator[Move]:
-        return self.position.generate_legal_moves()
+        return iter(self.position._legal_list())  # generate_legal_moves(), one call less
 
     def __contains__(self, move: object) -> bool:
         return self.position.is_legal(move)
