@@ -21,7 +21,6 @@ import argparse
 import json
 import sys
 import time
-from typing import Any
 
 from .challenge_cli import add_challenge
 from .cli_common import (
@@ -150,7 +149,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
 
-    def progress(row: dict[str, Any]) -> None:
+    def progress(row: solver_bench.Row) -> None:
         if args.verbose:
             print(json.dumps(row), file=sys.stderr, flush=True)
 
