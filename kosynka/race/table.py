@@ -1,4 +1,4 @@
-"""The race table (SPEC N1–N11): who sits where, the settings, the race and its
+"""The race table (SPEC N1–N12): who sits where, the settings, the race and its
 end — a pure state machine, no I/O, no clock of its own.
 
 Every method that time matters to takes ``now`` (seconds on any monotonic
@@ -38,6 +38,10 @@ Decisions where SPEC is silent (docs/race.md):
 - the host may remove anyone seated (or watching) while the table is in its
   lobby (a stranger who took a free seat would block Start until they pressed
   Ready); a removed member leaves the table;
+- Leave is said (N12, :meth:`Table.leave`): racing, it is a resignation; one
+  who raced the race on the table keeps their row in its results until the
+  table moves on (Again deals without them); anyone else leaves at once; no
+  grace runs for a leaver;
 - at most ``MAX_WATCHERS`` spectators (so at most 8 members): every view lists
   every member, so each one more costs every member's every view; a join past
   that is refused (``table/full``).
@@ -50,7 +54,8 @@ not had (the host keeps where each member is); the table keeps the last
 =============== ==============================================================
 ``joined``      ``seat`` (``None``: watching)
 ``seated``      a spectator got a free seat (``seat``)
-``left``        ``why``: ``away`` (the grace ran out outside a race) or ``removed``
+``left``        ``why``: ``away`` (the grace ran out outside a race), ``removed``, or
+                ``left`` (they said Leave, N12; racing, ``resigned`` comes first)
 ``dropped``     the channel went down (the grace runs); ``back``: it is up again
 ``ready``       ``ready`` (true / false)
 ``settings``    ``draw``, ``minutes`` (changed in the lobby)
@@ -150,6 +155,8 @@ class Member:
     status: str = "waiting"          # waiting, watching, racing, resigned, won, lost, draw
     out: str | None = None           # "resigned" or "dropped" once out of a race
     out_at: float | None = None
+    left: bool = False               # said Leave (N12) in or after a race they raced:
+                                     # their row stays until the table moves on
 
 
 class Table:
@@ -228,13 +235,15 @@ class Table:
         taken = {m.seat for m in self.members.values()}
         return min(s for s in range(MAX_SEATS) if s not in taken)
 
-    def drop(self, pid: int, now: float) -> None:
-        """The member's channel went down: the grace starts (N9)."""
+    def drop(self, pid: int, now: float, since: float | None = None) -> None:
+        """The member's channel went down: the grace starts (N9) — ``since``, when
+        the connection was last known lost (the host's first unanswered ping), if
+        that is earlier than ``now``."""
         self._advance(now)
         m = self.member(pid)
         if pid != HOST and m.connected:
             m.connected = False
-            m.dropped_at = now
+            m.dropped_at = now if since is None else min(since, now)
             self._event("dropped", pid)
 
     def back(self, pid: int, now: float) -> None:
@@ -258,6 +267,28 @@ class Table:
         if who == HOST:
             raise RaceError("remove/host", "the host stays at their own table")
         self._leave(m, "removed")
+
+    def leave(self, pid: int, now: float) -> None:
+        """N12: a friend said Leave. Racing, they resign (N8) at once; one who
+        raced the race on the table stays in its results, their seat freed when
+        the table moves on (Again deals without them); anyone else leaves now.
+        (The host's Leave closes the table: that is the host's, not the table's.)"""
+        self._advance(now)
+        m = self.member(pid)
+        if pid == HOST:
+            raise RaceError("leave/host", "the host's Leave closes the table")
+        if self.phase == RACING and m.status == "racing":
+            self._out(m, "resigned", now)
+        if m.game is None or self.phase == LOBBY:
+            self._leave(m, "left")
+            return
+        m.left, m.connected, m.dropped_at = True, False, None
+        self._event("left", pid, why="left")
+
+    def _part(self) -> None:
+        """The table moves on (Again, Change settings): those who left go."""
+        for m in [m for m in self.members.values() if m.left]:
+            del self.members[m.pid]
 
     def _leave(self, m: Member, why: str) -> None:
         del self.members[m.pid]
@@ -522,9 +553,10 @@ class Table:
         self._host_only(pid, "deal again")
         if self.phase != OVER:
             raise RaceError("race/not_over", "Again comes after a race")
-        players = self.seated()
+        players = [m for m in self.seated() if not m.left]
         if len(players) < 2:
             raise RaceError("start/no_friend", "at least one friend must be seated")
+        self._part()
         for i, m in enumerate(players):
             m.seat = (i + 1) % len(players)
         self._begin(deal, now)
@@ -539,6 +571,7 @@ class Table:
             raise RaceError("race/not_over", "settings change after a race")
         self.phase = LOBBY
         self._event("lobby")
+        self._part()
         self._grace_anew(now)
         for m in self.members.values():
             m.game, m.out = None, None
@@ -599,7 +632,7 @@ class Table:
         """The race's end, Again or Change settings: the grace of those still away
         (none running) starts now."""
         for m in self.members.values():
-            if not m.connected and m.dropped_at is None:   # (the host never drops)
+            if not m.connected and m.dropped_at is None and not m.left:   # (the host never drops)
                 m.dropped_at = now
 
     # ----------------------------------------------------------- views
@@ -620,7 +653,7 @@ class Table:
             "ready": lobby and not host and m is not None and m.seat is not None,
             "settings": lobby and host,
             "start": lobby and host and bool(friends) and all(f.ready for f in friends),
-            "again": over and host and len(self.seated()) >= 2,
+            "again": over and host and len([s for s in self.seated() if not s.left]) >= 2,
             "change_settings": over and host,
             "remove": lobby and host and len(self.members) > 1,
         }
@@ -653,7 +686,7 @@ class Table:
             row: dict[str, Any] = {
                 "pid": m.pid, "name": m.name, "seat": m.seat, "host": m.pid == HOST,
                 "ready": m.ready, "connected": m.connected, "status": m.status,
-                "out": m.out, "score": m.score,
+                "out": m.out, "score": m.score, "left": m.left,
                 "away": None if m.dropped_at is None else max(0.0, m.dropped_at + GRACE - self.now)}
             row.update(_progress(m.game) if m.game else {"foundation": 0, "face_up": 0, "moves": 0})
             players.append(row)
