@@ -40,7 +40,8 @@ Decisions (user-visible):
   says undo or deal again; ``body[data-outcome]`` names it (``won`` too). The
   game stays on the table: undo is the player's way out.
 - The address (hash) is always the link to the deal on the table (V2); a link to
-  another deal over a game in progress asks first.
+  another deal over a game in progress asks first. A link's ``daily=`` makes the
+  deal a Deal of the day only when it is that day's own deal (``deal_link``).
 - The clock pauses while the page is hidden; the game is saved after every action
   and when the page is hidden (P1). Another tab's newer save is adopted, and the
   player is told (no move lost silently).
@@ -51,7 +52,7 @@ from __future__ import annotations
 import asyncio
 from html import escape
 
-from kosynka import records, variants
+from kosynka import deals, records, variants
 from kosynka.game import Game, SaveError
 from kosynka.position import IllegalMoveError, InvalidMoveError, Move, Rules
 from kosynka.safety import next_safe_move
@@ -102,7 +103,7 @@ class Solo:
         body = document.body
         body.dataset.deal = str(game.number)
         body.dataset.variant = variants.key(game.rules)
-        document.getElementById("deal-no").textContent = str(game.number) + (" ★" if daily else "")
+        self.show_number()
         self.mark = mark if mark in MARK_SYMBOLS and mark != "checking" else "checking"
         self.show_mark()
         if self.mark == "checking":
@@ -113,6 +114,31 @@ class Solo:
         self.show_outcome()
         if save:
             self.save()
+
+    def show_number(self) -> None:
+        """The deal's number, with ★ when it is a Deal of the day."""
+        document.getElementById("deal-no").textContent = str(self.game.number) + (" ★" if self.daily else "")
+
+    def deal_link(self, link: links.DealLink) -> None:
+        """Deal the deal a link names. Its ``daily=`` counts only for that day's own
+        deal (issue 32): below the day's starting number it is dropped at once,
+        else the day's deal is searched (as Deal of the day does) and the deal on
+        the table becomes the Deal of the day — ★, the records of that date — when
+        it is that one; until then, and otherwise, it is an ordinary deal."""
+        self.set_game(Game.new(link.number, link.rules))
+        date, game = link.daily, self.game
+        if date is None or link.number < deals.daily_number(date):
+            return
+
+        async def confirm():
+            number = await self.app.solver.daily_number(date, link.rules)
+            if self.game is game and number == game.number and self.daily is None:
+                self.daily = date
+                self.show_number()
+                self.show_link()
+                self.save()
+
+        asyncio.ensure_future(confirm())
 
     def show_link(self) -> None:
         g = self.game
@@ -241,7 +267,7 @@ class Solo:
     def open_link(self, link: links.DealLink) -> None:
         def go():
             self.abandon_current()
-            self.set_game(Game.new(link.number, link.rules), daily=link.daily)
+            self.deal_link(link)
 
         self.confirm_abandon(go, self.show_link)
 

@@ -105,7 +105,8 @@ def variant_key(draw: int, redeals: int | None) -> str:
 @dataclass
 class Settings:
     """Player's choices. ``lang`` None = follow the browser. ``auto``: safe cards go
-    to the foundations by themselves after each move (off by default, issue 12)."""
+    to the foundations by themselves after each move (off by default, issue 12).
+    ``hints`` (C4): off at first, then as the player left them (issue 32)."""
 
     draw: int = 1
     redeals: int | None = None
@@ -114,6 +115,7 @@ class Settings:
     auto: bool = False
     theme: str = "auto"  # issue 13: auto (follow the system) | light | dark
     hand: str = "right"  # issue 13: where the stock and the waste stand
+    hints: bool = False
 
     @classmethod
     def from_dict(cls, d: Any) -> "Settings":
@@ -126,7 +128,7 @@ class Settings:
                 s.draw, s.redeals = rules.draw, rules.redeals
         except ValueError:
             pass
-        for name in ("score", "auto"):
+        for name in ("score", "auto", "hints"):
             if isinstance(d.get(name), bool):
                 setattr(s, name, d[name])
         if d.get("lang") in ("uk", "ru", "en", None):
