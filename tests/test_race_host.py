@@ -4,75 +4,15 @@ table runs on; reconnects resynchronise from the host's copy (N9)."""
 import json
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from race_helpers import DEAL, LINE, Table
 
 from kosynka.position import Rules
 from kosynka.race import protocol as P
-from kosynka.race.host import Host
-from kosynka.race.memory import Network
 from kosynka.race.player import JOIN_AGAIN_S, Player
 from kosynka.race.table import GRACE, HOST, RaceError
 from kosynka.race.transport import Link
-from kosynka.solver import verified_deal
-
-DEAL, SOLVED = verified_deal(0, Rules(1, None))
-LINE = SOLVED.moves
-
-
-def dealer(first):
-    """The test host's deals: ``first``, then the verified deals after it (V1)."""
-    dealt = []
-
-    def deal(rules):
-        number = first if not dealt else verified_deal(dealt[-1] + 1, rules)[0]
-        dealt.append(number)
-        return number
-    return deal
-
-
-class Table:
-    """A host (its own seat ``me``) and friends on one fake network."""
-
-    def __init__(self, friends=2, faults=0.0, seed=0, deal=DEAL):
-        self.net = Network(seed=seed, faults=faults)
-        self.host = Host("Host", self.net.clock, seed=seed,
-                         deals=None if deal is None else dealer(deal))
-        self.me = self.host.own_player()              # the host's own seat
-        self.players, self.links = [], []
-        for i in range(friends):
-            self.players.append(Player(f"P{i + 1}", self.net.clock))
-            self.connect(i)
-        self.run()
-
-    def connect(self, i):
-        h, p = self.net.pair(f"seat{i + 1}")
-        self.host.attach(h)
-        self.players[i].connect(p)
-        if i < len(self.links):
-            self.links[i] = p
-        else:
-            self.links.append(p)
-
-    def run(self):
-        self.net.run()
-
-    def start(self):
-        for p in self.players:
-            p.set_ready(True)
-        self.run()
-        self.me.start()
-        self.run()
-
-    def raw(self, i, text):
-        """Send ``text`` as it is on friend i's link; the host's answers."""
-        got = []
-        link = self.links[i]
-        handler = link.on_message
-        link.on_message = lambda t: (got.append(json.loads(t)), handler(t))
-        link.send(text)
-        self.run()
-        link.on_message = handler
-        return [m for m in got if m["kind"] in ("reject", "refuse")]
 
 
 @pytest.fixture
@@ -704,3 +644,69 @@ def test_a_player_never_raises_whatever_the_host_sends(data):
             break
         link.on_message(json.dumps(msg))         # never raises
     p1.play("D") if p1.racing else None
+
+
+# ---------------------------------------------------------------- issue 30: leaving is said (N12, N13)
+def test_n12_a_friends_leave_during_a_race_is_a_resignation_everyone_hears_at_once(race):
+    p1, p2 = race.players
+    p2.take_events(), race.me.take_events()
+    p1.play(LINE[0])
+    p1.leave()                                   # after its move, on the same link
+    race.run()
+    assert race.host.table.members[1].game.log == LINE[:1]
+    for side in (p2, race.me):
+        assert [(e["kind"], e["pid"]) for e in side.take_events()][-2:] == [("resigned", 1),
+                                                                             ("left", 1)]
+        r = next(r for r in side.view["players"] if r["pid"] == 1)
+        assert r["status"] == "resigned" and r["left"]
+    assert race.host.table.phase == "racing" and not race.links[0].connected
+    assert p1.ended == "left" and not p1.racing and race.host.rejected == {}
+    race.connect(0)                              # this Player joins no more:
+    race.run()
+    assert race.host.rejected == {} and 1 not in race.host.conns
+    again = Player("P1", race.net.clock)         # nor is a page that kept its seat let back
+    again.pid, again.token = 1, p1.token
+    race.players[0] = again
+    race.connect(0)
+    race.run()
+    assert again.error_code == "table/left" and 1 not in race.host.conns
+
+
+def test_n12_a_friends_leave_after_a_race_frees_the_seat_and_again_deals_without_them(race):
+    p1, p2 = race.players
+    race.me.resign()
+    p1.resign()
+    race.run()                                   # over: P2 won
+    p1.leave()
+    race.run()
+    assert next(r for r in race.me.view["players"] if r["pid"] == 1)["left"]
+    race.me.again()
+    race.run()
+    assert [r["pid"] for r in race.me.view["players"]] == [2, HOST]
+    assert p2.game is not None and p2.race == 2 and p1.race == 1
+    assert race.host.rejected == {}
+
+
+def test_n13_the_hosts_leave_closes_the_table_every_friend_is_told_at_once(race):
+    p1, p2 = race.players
+    p1.take_events()
+    race.me.leave()                              # the host's own seat: the table closes
+    race.run()
+    for p in (p1, p2):
+        assert p.ended == "closed" and not p.racing and p.view["outcome"] is None   # no result
+        assert p.take_events()[-1] == {"n": None, "kind": "closed", "pid": HOST, "name": "Host"}
+        with pytest.raises(RaceError):
+            p.play(LINE[0])
+    assert race.host.closed and not any(link.connected for link in race.links)
+    sent = race.net.sent
+    race.host.tick()
+    p1.tick()
+    race.run()
+    assert race.net.sent == sent                 # nothing more from either side
+
+
+def test_n13_the_hosts_page_closing_tells_every_friend(race):
+    p1, _ = race.players
+    race.host.close()                            # pagehide
+    race.run()
+    assert p1.ended == "closed" and race.host.closed

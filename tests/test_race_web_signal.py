@@ -7,7 +7,8 @@ import struct
 import zlib
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from web.race import signal as S
 from web.race.signal import Candidate, CodeError, Description, Invite, Reply

@@ -9,7 +9,8 @@ import struct
 import zlib
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from web.race import ice, signal
 from web.race.signal import CodeError, Table

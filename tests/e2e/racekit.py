@@ -93,7 +93,7 @@ def join(host: Seat, seat: Seat, pid: int | None = None) -> None:
             state = links_state(host, seat)
             if attempt == 2:
                 raise AssertionError(f"the friend did not reach the table: {state}") from e
-            warnings.warn(f"a race link did not open in 30 s; joining again: {state}")
+            warnings.warn(f"a race link did not open in 30 s; joining again: {state}", stacklevel=2)
     if pid is not None and race_state(seat) == "lobby":
         p.wait_for_selector(f"#race li[data-you][data-pid='{pid}']", state="attached")
 

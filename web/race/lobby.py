@@ -14,7 +14,6 @@ import json
 import js
 
 from kosynka.race.table import MINUTES, NAME_MAX
-
 from web.dom import control_selector, document, nil, window
 from web.race import ice
 from web.race.dom import fill, h

@@ -96,14 +96,21 @@ import js
 
 from kosynka.position import IllegalMoveError, InvalidMoveError
 from kosynka.race import Host, Player, RaceError
-from kosynka.race.table import DRAWS, GRACE, LOBBY, MINUTES, NAME_MAX, RACING, check_name
-
+from kosynka.race.table import (
+    DRAWS,
+    GRACE,
+    LOBBY,
+    MINUTES,
+    NAME_MAX,
+    RACING,
+    check_name,
+)
 from web.dom import SOLO_PAGE, document, nil, window
 from web.i18n import t
 from web.race import ice, net, news, signal
 from web.race.dom import fill, h
-from web.race.screen import RaceScreen
 from web.race.lobby import NAME_KEY, LobbySheets, _get, _set
+from web.race.screen import RaceScreen
 from web.race.signal import CodeError, Invite, Table
 
 ICE_KEY = "kosynka.race.ice"

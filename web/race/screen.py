@@ -59,12 +59,11 @@ final table.
 
 from __future__ import annotations
 
+import js
+
 from kosynka.cards import RANK, RANKS, RED, SUIT, SUIT_SYMBOLS, SUITS
 from kosynka.position import Position, Rules
 from kosynka.race.table import GRACE, OVER, RACING
-
-import js
-
 from web.dom import document, nil
 from web.input import TableInput
 from web.race import news
@@ -99,7 +98,7 @@ def mini_table(pid: int, name: str, pos: Position) -> object:
     for suit, n in enumerate(pos.foundations):
         top.append(chip((n - 1) * 4 + suit) if n else h("span", {"class": "chip empty"}, SUIT_SYMBOLS[suit]))
     cols = [h("div", {"class": "mc"}, *(chip(c, down=i < down) for i, c in enumerate(col)))
-            for col, down in zip(pos.columns, pos.down)]
+            for col, down in zip(pos.columns, pos.down, strict=True)]
     return h("div", {"class": "mini", "data-mini-pid": pid},
              h("p", {"class": "mini-name"}, name),
              h("div", {"class": "mini-top"}, *top), h("div", {"class": "mini-cols"}, *cols))

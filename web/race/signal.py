@@ -57,8 +57,9 @@ import zlib
 from dataclasses import dataclass
 from typing import TypeVar
 
-from kosynka.race.table import MINUTES      # race kinds (N4): to the last card, timed minutes
-
+from kosynka.race.table import (
+    MINUTES,  # race kinds (N4): to the last card, timed minutes
+)
 from web.race import ice as ice_servers
 
 T = TypeVar("T")
