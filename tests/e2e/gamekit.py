@@ -57,12 +57,12 @@ def reset_table(page):
     if page.locator("#sheet [data-action=confirm]").count():
         page.click("#sheet [data-action=confirm]")
         page.wait_for_function(f"document.body.dataset.deal === '{neutral}'")
+    if page.get_attribute("[data-action=hint]", "aria-pressed") == "true":
+        page.click("[data-action=hint]")
     # nothing kept on the device but the verified deals prepared ahead (the page
     # holds them in memory too)
     page.evaluate("(() => { const next = localStorage.getItem('kosynka.next'); localStorage.clear();"
                   " if (next) localStorage.setItem('kosynka.next', next); })()")
-    if page.get_attribute("[data-action=hint]", "aria-pressed") == "true":
-        page.click("[data-action=hint]")
 
 
 def table(page) -> dict:

@@ -129,6 +129,24 @@ def test_hints_outline_every_target_C4(table_page, base_url, wait_ready):
     assert table_page.locator("[data-hint]").count() == 0
 
 
+def test_hints_are_remembered_across_a_reload_issue32_P2(table_page, base_url, wait_ready):
+    number, move = deal_with_move(("col",))
+    open_deal(table_page, base_url, wait_ready, number)
+    table_page.click("[data-action=hint]")
+    table_page.reload()
+    wait_ready(table_page)
+    assert table_page.get_attribute("[data-action=hint]", "aria-pressed") == "true"
+    card = move.split(">")[0]
+    tap_card(table_page, card)
+    assert table_page.locator("[data-hint]").count() > 0
+    tap_card(table_page, card)
+    table_page.click("[data-action=hint]")  # off again, and so after the next reload
+    table_page.reload()
+    wait_ready(table_page)
+    assert table_page.get_attribute("[data-action=hint]", "aria-pressed") == "false"
+    assert not table_page.errors
+
+
 def _drag(page, card: str, pile: str, touch: bool):
     """Drag with real pointer events (mouse) or synthetic touch pointer events."""
     # wait until the cards rest, as a player does before grabbing one: no animation
