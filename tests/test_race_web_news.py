@@ -7,7 +7,6 @@ import pytest
 
 from kosynka.race import Host, Player
 from kosynka.race.memory import Network
-
 from web.race.news import ending, settings, told, why
 
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from js import document
 
+from web.dom import JsObject
 
-def h(tag: str, attrs: dict | None = None, *children):
+
+def h(tag: str, attrs: dict[str, object] | None = None, *children: JsObject) -> JsObject:
     """An element with ``attrs`` (``None``/``False`` values left out, ``True`` as an
     empty attribute) and ``children``: elements, or strings added as text."""
     el = document.createElement(tag)
@@ -22,7 +24,7 @@ def h(tag: str, attrs: dict | None = None, *children):
     return el
 
 
-def fill(parent, *children) -> None:
+def fill(parent: JsObject, *children: JsObject) -> None:
     """Replace ``parent``'s children."""
     parent.replaceChildren()
     for child in children:

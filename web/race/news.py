@@ -39,7 +39,6 @@ from __future__ import annotations
 from typing import Any
 
 from kosynka.race.table import GRACE, RACING
-
 from web.i18n import t
 from web.speech import plural
 

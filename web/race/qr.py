@@ -35,4 +35,4 @@ def make(text: str) -> QR:
     code = segno.make(text, error="l", micro=False)
     svg = code.svg_inline(border=2, omitsize=True, svgclass="qr", lineclass=None,
                           dark="#000", light="#fff")
-    return QR(svg, code.version, code.error)
+    return QR(svg, int(code.version), str(code.error))
