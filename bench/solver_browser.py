@@ -63,9 +63,9 @@ def main(argv=None) -> int:
             js = json.loads(page.evaluate(
                 "a => py.globals.get('run')(a[0], a[1], a[2], a[3])",
                 [args.start, args.deals, draw, args.states]))
-            same = [a[:3] == b[:3] for a, b in zip(cp["deals"], js["deals"])]
+            same = [a[:3] == b[:3] for a, b in zip(cp["deals"], js["deals"], strict=True)]
             if not all(same):
-                bad = [a[0] for a, ok in zip(cp["deals"], same) if not ok]
+                bad = [a[0] for a, ok in zip(cp["deals"], same, strict=True) if not ok]
                 print(f"  draw {draw}: results differ on deals {bad[:10]}")
             results = [d[1] for d in cp["deals"]]
             states = sum(d[2] for d in cp["deals"])

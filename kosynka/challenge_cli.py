@@ -9,21 +9,32 @@ whole link) replays it and prints what the replay gives, as JSON: ``kind``,
 ``assisted`` (as reported), ``moves`` (the count), ``won``, ``foundation``,
 ``score``, ``answers`` (the id of the challenge an answer answers, else null)
 and ``actions``. A damaged or invalid code — or any bad argument — prints one
-line on stderr and exits 2.
+line on stderr and exits 2; so does ``pack`` of a game whose code ``check`` would
+refuse (it checks its own code before printing it). Names print on any terminal:
+as they are where the terminal's encoding has them, else as JSON escapes.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 
 from .challenge import Challenge, ChallengeError, Checked, check, pack
-from .cli_common import Parser, Subparsers, UsageError, add_rules_arguments, read_deal, read_moves
+from .cli_common import (
+    Parser,
+    Subparsers,
+    UsageError,
+    add_rules_arguments,
+    print_json,
+    read_deal,
+    read_moves,
+)
 from .deals import check_number
 from .position import Position
 from .race.table import RaceError, check_name
 
 __all__ = ["add_challenge"]
+
+MAX_SECONDS = (1 << 32) - 1  # the most a code carries (``kosynka.challenge`` reads below 2**32)
 
 
 def _checked(text: str) -> Checked:
@@ -42,8 +53,8 @@ def cmd_pack(args: argparse.Namespace) -> int:
                          "deal JSON has no number (make it with `deal N`)") from None
     if start != Position.deal(number, start.rules):
         raise UsageError(f"{args.deal}: its cards are not those of deal {number}")
-    if args.seconds < 0:
-        raise UsageError(f"--seconds must be 0 or more, not {args.seconds}")
+    if not 0 <= args.seconds <= MAX_SECONDS:
+        raise UsageError(f"--seconds must be from 0 to {MAX_SECONDS}, not {args.seconds}")
     reply_to = None
     if args.answers is not None:
         answered = _checked(args.answers)
@@ -64,6 +75,10 @@ def cmd_pack(args: argparse.Namespace) -> int:
                               args.assisted, reply_to))
     except ChallengeError as e:
         raise UsageError(f"{args.moves}: {e.detail}") from None
+    try:  # what check would refuse is not printed (issue 32: --seconds 4294967296 was)
+        check(code)
+    except ChallengeError as e:
+        raise UsageError(f"that game makes no valid challenge ({e.code}): {e.detail}") from None
     print(code)
     return 0
 
@@ -71,12 +86,12 @@ def cmd_pack(args: argparse.Namespace) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     c = _checked(args.code)
     ch, r = c.challenge, c.result
-    print(json.dumps({
+    print_json({
         "kind": ch.kind, "id": c.id, "deal": ch.number, "draw": ch.rules.draw,
         "redeals": ch.rules.redeals, "name": ch.name, "seconds": ch.seconds,
         "assisted": ch.assisted, "moves": r.moves, "won": r.won, "foundation": r.foundation,
         "score": r.score, "answers": ch.reply_to, "actions": list(ch.actions),
-    }, ensure_ascii=False))
+    })
     return 0
 
 

@@ -21,14 +21,30 @@ import argparse
 import json
 import sys
 import time
-from typing import Any
 
 from .challenge_cli import add_challenge
-from .cli_common import (Parser, Subparsers, UsageError, add_rules_arguments, deal_number, one_line,
-                         parse_json, read_deal, read_moves, read_text, rules_from)
+from .cli_common import (
+    Parser,
+    Subparsers,
+    UsageError,
+    add_rules_arguments,
+    deal_number,
+    one_line,
+    parse_json,
+    read_deal,
+    read_moves,
+    read_text,
+    rules_from,
+)
 from .deals import deal_json
 from .game import Game
-from .position import IllegalMoveError, InvalidMoveError, InvalidPositionError, Position, Termination
+from .position import (
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    Position,
+    Termination,
+)
 from .race.cli import add_race
 
 __all__ = ["main", "COMMANDS"]
@@ -133,7 +149,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
 
-    def progress(row: dict[str, Any]) -> None:
+    def progress(row: solver_bench.Row) -> None:
         if args.verbose:
             print(json.dumps(row), file=sys.stderr, flush=True)
 

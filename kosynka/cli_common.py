@@ -15,7 +15,7 @@ from typing import Any, NoReturn, TypeAlias
 from .deals import check_number
 from .position import InvalidPositionError, Position, Rules
 
-__all__ = ["UsageError", "Parser", "Subparsers", "deal_number", "add_rules_arguments", "rules_from",
+__all__ = ["UsageError", "Parser", "Subparsers", "deal_number", "add_rules_arguments", "rules_from", "print_json",
            "read_text", "parse_json", "read_json", "read_deal", "read_moves", "one_line"]
 
 
@@ -131,3 +131,15 @@ def read_deal(path: str, args: argparse.Namespace) -> tuple[dict[str, Any], Posi
         return deal, Position.from_json(deal, rules_from(args, deal))
     except InvalidPositionError as e:
         raise UsageError(f"{path}: {e}") from None
+
+
+def print_json(value: object) -> None:
+    """Print ``value`` as JSON on stdout: its text as it is where stdout's encoding
+    can write it (a UTF-8 terminal), else with ``\\u`` escapes (an ASCII or Latin-1
+    one) — the same JSON either way, never a ``UnicodeEncodeError``."""
+    text = json.dumps(value, ensure_ascii=False)
+    try:
+        text.encode(sys.stdout.encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        text = json.dumps(value)
+    print(text)

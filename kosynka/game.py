@@ -41,12 +41,24 @@ from typing import Any, Callable
 from .cards import InvalidCardError, parse_card
 from .deals import check_number
 from .errors import KosynkaError
-from .position import (FOUNDATION, STOCK, WASTE, IllegalMoveError, InvalidMoveError,
-                       InvalidPositionError, Move, Outcome, Position, Rules)
+from .messages import too_deep
+from .position import (
+    FOUNDATION,
+    STOCK,
+    WASTE,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    Move,
+    Outcome,
+    Position,
+    Rules,
+)
 
 __all__ = ["Game", "Played", "SaveError", "SAVE_VERSION", "win_bonus"]
 
 SAVE_VERSION = 1
+SAVE_MAX_DEPTH = 1000  # refused before parsing (Pyodide dies at 10,000 levels, CPython raises past ~1,000)
 UNDO = "U"
 
 
@@ -293,6 +305,9 @@ class Game:
     def from_json(cls, text: str | bytes, clock: Callable[[], float] | None = None) -> "Game":
         """Load a document made by :meth:`to_json`; raises :class:`SaveError`
         (never anything else) if it cannot be loaded exactly."""
+        probe = text.decode("latin-1") if isinstance(text, (bytes, bytearray)) else text
+        if isinstance(probe, str) and too_deep(probe, SAVE_MAX_DEPTH):  # before parsing: Pyodide
+            raise SaveError("saved game is not a saved game: JSON nested too deep")  # dies on deep JSON
         try:
             data = json.loads(text)
         except (ValueError, TypeError) as e:

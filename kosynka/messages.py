@@ -34,11 +34,12 @@ msg/version | demo protocol version 2, this Kosynka speaks 1 (update Kosynka)
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from .errors import KosynkaError
 
-__all__ = ["MessageError", "Protocol", "ENVELOPE"]
+__all__ = ["MessageError", "Protocol", "ENVELOPE", "too_deep", "loads_bounded"]
 
 ENVELOPE = ("v", "id", "kind")
 MAX_DEPTH = 8  # JSON nesting a message may have (deeper input is refused before parsing)
@@ -65,7 +66,9 @@ def _type_ok(value: Any, typ: Any) -> bool:
     return isinstance(value, typ)
 
 
-def _too_deep(text: str, limit: int) -> bool:
+def too_deep(text: str, limit: int) -> bool:
+    """Whether JSON ``text`` nests arrays and objects deeper than ``limit``; read
+    without parsing, so any depth is safe to ask about (strings are skipped)."""
     if text.count("[") + text.count("{") <= limit:  # the common case, at C speed
         return False
     depth = 0
@@ -87,6 +90,38 @@ def _too_deep(text: str, limit: int) -> bool:
         elif ch in "]}":
             depth -= 1
     return False
+
+
+def _finite_or_none(text: str) -> float | None:
+    x = float(text)
+    return x if math.isfinite(x) else None
+
+
+def loads_bounded(text: str, max_chars: int, max_depth: int) -> Any:
+    """The JSON value of untrusted ``text`` (stored data, a file): ``ValueError``,
+    before anything is parsed, when it is longer than ``max_chars`` or nested deeper
+    than ``max_depth`` — Pyodide's runtime dies on 10,000 levels instead of raising
+    ``RecursionError`` (PLATFORM-NOTES). A non-finite number (``NaN``, ``Infinity``,
+    ``1e400``: not JSON, but Python writes them) reads as null, so the reader's own
+    checks drop that one field and keep the rest.
+
+    >>> loads_bounded('{"t": 1e400, "n": NaN, "k": [1.5]}', 100, 2)
+    {'t': None, 'n': None, 'k': [1.5]}
+    >>> loads_bounded('[[[]]]', 100, 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: JSON nested deeper than 2
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"JSON text expected, not {type(text).__name__}")
+    if len(text) > max_chars:
+        raise ValueError(f"JSON text longer than {max_chars} characters")
+    if too_deep(text, max_depth):
+        raise ValueError(f"JSON nested deeper than {max_depth}")
+    try:
+        return json.loads(text, parse_float=_finite_or_none, parse_constant=lambda _: None)
+    except RecursionError:  # cannot happen under max_depth; said as bad JSON all the same
+        raise ValueError("JSON nested too deep") from None
 
 
 class Protocol:
@@ -123,7 +158,7 @@ class Protocol:
             raise MessageError("msg/not_text", f"a message is JSON text, not {type(text).__name__}")
         if len(text.encode("utf-8", "surrogatepass")) > self.max_bytes:
             raise MessageError("msg/too_big", f"over {self.max_bytes} bytes")
-        if _too_deep(text, MAX_DEPTH):
+        if too_deep(text, MAX_DEPTH):
             raise MessageError("msg/not_json", f"nested deeper than {MAX_DEPTH}")
         try:
             msg = json.loads(text)

@@ -55,8 +55,19 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence, TypeAlias
 
-from .cards import (PARENTS, RANK, RANKS, SUIT, SUIT_SYMBOLS, SUITS, Card, card_name, make_card,
-                    parse_card, InvalidCardError)
+from .cards import (
+    PARENTS,
+    RANK,
+    RANKS,
+    SUIT,
+    SUIT_SYMBOLS,
+    SUITS,
+    Card,
+    InvalidCardError,
+    card_name,
+    make_card,
+    parse_card,
+)
 from .deals import deal_cards
 from .errors import KosynkaError
 
@@ -246,7 +257,7 @@ class Position:
         if len(every) != 52:
             missing = " ".join(card_name(c) for c in range(52) if c not in seen)
             raise bad(f"{len(every)} cards instead of 52 (missing {missing})")
-        for i, (col, d) in enumerate(zip(self.columns, self.down)):
+        for i, (col, d) in enumerate(zip(self.columns, self.down, strict=True)):
             if isinstance(d, bool) or not isinstance(d, int) or not 0 <= d <= max(len(col) - 1, 0):
                 raise bad(f"column {i + 1} has {len(col)} cards and {d!r} face down "
                           "(its top card is always face up)")
@@ -505,7 +516,7 @@ class Position:
         after = self.down
         cols, down, self.stock, self.waste, found, self.redeals_used, self.fan = self._stack.pop()
         self.columns = list(cols)
-        self.down = [min(a, b) for a, b in zip(down, after)] if keep_revealed else list(down)
+        self.down = [min(a, b) for a, b in zip(down, after, strict=True)] if keep_revealed else list(down)
         self.foundations = list(found)
 
     @property
@@ -692,7 +703,7 @@ class Position:
 
     def cards_face_up(self) -> Iterable[Card]:
         """Cards in the columns that are face up (for race scoring, N4)."""
-        for col, d in zip(self.columns, self.down):
+        for col, d in zip(self.columns, self.down, strict=True):
             yield from col[d:]
 
     # ----------------------------------------------------------- picking (C1, C2)

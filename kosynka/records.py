@@ -18,8 +18,10 @@ Rules (user-visible):
   are the player's own (issue 12 item 3).
 - The Deal of the day keeps the last :data:`DAILY_KEPT` dates.
 - Reading what was saved (:meth:`Records.from_json`) keeps what it can: a part
-  or a counter of the wrong shape reads as empty or 0, and the reader says that
-  something was dropped (records saved before the assisted count existed read it
+  or a counter of the wrong shape reads as empty or 0, a best whose time or
+  move count is not a whole number from 0 to :data:`MAX_COUNT` (a string,
+  null, a list, ``1e400``) is left out, and the reader says that
+  something was dropped (issue 32) (records saved before the assisted count existed read it
   as 0, silently).
 
 >>> r = Records()
@@ -38,6 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .game import Game
+from .variants import read_date
 
 __all__ = ["Records", "WinResult", "STAT_KEYS", "DAILY_KEPT", "in_progress", "win_percent"]
 
@@ -71,6 +74,28 @@ class WinResult:
 
 Best = dict[str, int]
 
+MAX_COUNT = 2**31 - 1  # a time (s), a move count or a statistic above it is damage
+MAX_KEY = 16  # characters of a variant key (``d3r2``; a newer version's may be longer)
+
+
+def _count(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_COUNT
+
+
+def _bests(value: Any) -> tuple[dict[str, Best], bool]:
+    """The bests of ``{variant key: best}`` that can be used, and whether all could."""
+    if not isinstance(value, dict):
+        return {}, False
+    out: dict[str, Best] = {}
+    ok = True
+    for k, b in value.items():
+        fields = {f: n for f, n in b.items() if _count(n)} if isinstance(b, dict) else {}
+        if len(k) > MAX_KEY or not isinstance(b, dict) or len(fields) < len(b) or not fields:
+            ok = False
+        if len(k) <= MAX_KEY and fields:
+            out[k] = fields
+    return out, ok
+
 
 def _better(best: Best, seconds: int, moves: int) -> tuple[Best, bool, bool]:
     """``best`` after a win in ``seconds`` and ``moves``, and which of the two fell."""
@@ -96,23 +121,32 @@ class Records:
     @classmethod
     def from_json(cls, data: Any) -> tuple["Records", bool]:
         """The records in ``data`` (as :meth:`to_json` wrote them) and whether all
-        of it could be used; what cannot is left out (see the module's rules)."""
+        of it could be used; what cannot is left out (see the module's rules):
+        every best is a time and a move count, each a whole number from 0 to
+        :data:`MAX_COUNT`, under a variant key of at most :data:`MAX_KEY` characters
+        (keys of a newer version kept) or, in the Deal of the day's part, under an
+        ISO date; a best's other fields (a newer version's) are kept when they are
+        such numbers too."""
         r = cls()
         if not isinstance(data, dict):
             return r, False
-        ok = True
-        for part, target in (("best", r.best_of), ("daily", r.daily)):
-            value = data.get(part)
-            if isinstance(value, dict):
-                target.update(value)
-            else:
-                ok = False
+        best, ok_best = _bests(data.get("best"))
+        r.best_of.update(best)
+        daily = data.get("daily")
+        ok = ok_best and isinstance(daily, dict)
+        for date, day in (daily.items() if isinstance(daily, dict) else ()):
+            bests, ok_day = _bests(day)
+            ok = ok and ok_day and read_date(date) == date
+            if bests and read_date(date) == date:
+                r.daily[date] = bests
+        for old in sorted(r.daily)[:-DAILY_KEPT]:
+            del r.daily[old]
         stats = data.get("stats")
         if not isinstance(stats, dict):
             return r, False
         for k in STAT_KEYS:
             v = stats.get(k, 0)
-            if isinstance(v, int) and not isinstance(v, bool) and v >= 0:
+            if _count(v):
                 r.stats[k] = v
             else:
                 ok = False

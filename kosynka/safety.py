@@ -92,7 +92,7 @@ def next_safe_move(position: Position) -> str | None:
     top, or the waste top with draw 1 (with draw 3 talon cards never move by the
     rule, see :func:`safe`) — or None."""
     found = position.foundations
-    tops = [col[-1] for col, down in zip(position.columns, position.down) if len(col) > down]
+    tops = [col[-1] for col, down in zip(position.columns, position.down, strict=True) if len(col) > down]
     if position.rules.draw == 1 and position.waste:
         tops.append(position.waste[-1])
     for card in tops:

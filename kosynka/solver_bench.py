@@ -18,19 +18,28 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
+from typing import Any, TypeAlias
 
 from .position import Position, Rules
 from .solver import VERIFY_STATES, Solver, streamlined_search
 
+Job: TypeAlias = tuple[int, int, "int | None", "float | None", "int | None", int]
+"""One deal's work: number, draw, redeals, CPU-second and state budgets,
+the verified-deal state budget."""
+Row: TypeAlias = tuple[int, str, float, int, bool, float]
+"""One deal's figures: number, result, CPU seconds, states, won within the
+verified-deal budget, CPU seconds of that search."""
 
-def _pct(xs, q):
+
+def _pct(xs: list[float], q: float) -> float:
     if not xs:
         return float("nan")
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-def _solve_one(job):
+def _solve_one(job: Job) -> Row:
     number, draw, redeals, max_seconds, max_states, verify_states = job
     rules = Rules(draw, redeals)
     pos = Position.deal(number, rules)
@@ -48,7 +57,8 @@ def _solve_one(job):
 
 
 def run(deals: int, rules: Rules, max_seconds: float | None, max_states: int | None,
-        jobs: int = 1, verify_states: int = VERIFY_STATES, progress=None) -> dict:
+        jobs: int = 1, verify_states: int = VERIFY_STATES,
+        progress: Callable[[Row], object] | None = None) -> dict[str, Any]:
     work = [(n, rules.draw, rules.redeals, max_seconds, max_states, verify_states)
             for n in range(deals)]
     if jobs > 1:
@@ -104,7 +114,7 @@ def run(deals: int, rules: Rules, max_seconds: float | None, max_states: int | N
     }
 
 
-def report(r: dict) -> str:
+def report(r: dict[str, Any]) -> str:
     d = r["deals"]
     lines = [
         f"solver on Python {sys.version.split()[0]}: {r['rules']}, deals 0…{d - 1}, "

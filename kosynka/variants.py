@@ -33,7 +33,7 @@ from urllib.parse import parse_qsl
 from .deals import MAX_DEAL
 from .position import Rules
 
-__all__ = ["key", "from_key", "parse_number", "from_text", "from_fields", "read_link", "LINK_FIELDS"]
+__all__ = ["key", "from_key", "parse_number", "from_text", "from_fields", "read_link", "read_date", "LINK_FIELDS"]
 
 _KEY_RE = re.compile(r"d([13])(?:r([0-3]))?")
 _NUMBER_RE = re.compile(r"[0-9]{1,20}")
@@ -116,12 +116,13 @@ def read_link(text: str, query: bool = False) -> tuple[int, Rules, str | None] |
         raise ValueError(f"the link names no deal: {body[:24]!r}")
     number = parse_number(fields["deal"])
     rules = from_text(fields.get("draw"), fields.get("redeals"))
-    return number, rules, _date(fields.get("daily"))
+    return number, rules, read_date(fields.get("daily"))
 
 
-def _date(text: str | None) -> str | None:
-    """An ISO date (``2026-12-01``) as written, else None."""
+def read_date(text: object) -> str | None:
+    """An ISO date (``2026-12-01``) as written, else None (anything else, of any type)."""
     try:
-        return datetime.date.fromisoformat(text).isoformat() if text and len(text) == 10 else None
+        return (datetime.date.fromisoformat(text).isoformat()
+                if isinstance(text, str) and len(text) == 10 else None)
     except ValueError:
         return None

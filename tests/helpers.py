@@ -31,7 +31,7 @@ def packed(p: Position) -> tuple[bytes, ...]:
     """The columns as the solver packs them: bottom → top, a face-down card
     as ``card + 64``."""
     return tuple(bytes([c + 64 for c in col[:d]] + list(col[d:]))
-                 for col, d in zip(p.columns, p.down))
+                 for col, d in zip(p.columns, p.down, strict=True))
 
 
 def names(p: Position, moves) -> set[str]:

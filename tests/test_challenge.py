@@ -14,10 +14,19 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kosynka import challenge as C
-from kosynka.challenge import Book, Challenge, ChallengeError, Result, check, compare, pack
+from kosynka.challenge import (
+    Book,
+    Challenge,
+    ChallengeError,
+    Result,
+    check,
+    compare,
+    pack,
+)
 from kosynka.cli import main
 from kosynka.deals import deal_json
 from kosynka.game import Game

@@ -204,3 +204,40 @@ def test_solve_max_seconds_counts_cpu_time(monkeypatch, capsys, tmp_path):
 def test_solve_help_says_cpu_seconds():
     r = run("solve", "--help")
     assert r.returncode == 0 and "CPU seconds" in " ".join(r.stdout.split())
+
+
+@pytest.fixture(scope="module")
+def unicode_code(tmp_path_factory):
+    d = tmp_path_factory.mktemp("ch")
+    (d / "deal.json").write_text(run("deal", "5").stdout)
+    (d / "moves.json").write_text('["D"]')
+    r = run("challenge", "pack", str(d / "deal.json"), str(d / "moves.json"), "--name", "Оля 🦊 Zoë",
+            "--seconds", "30")
+    assert r.returncode == 0, r.stderr
+    return d, r.stdout.strip()
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1", "cp1251", "utf-8"])
+def test_issue32_challenge_check_prints_any_name_on_any_terminal(unicode_code, encoding):
+    _, code = unicode_code
+    r = subprocess.run([sys.executable, "-m", "kosynka", "challenge", "check", code], cwd=ROOT,
+                       capture_output=True, timeout=60, env=dict(os.environ, PYTHONIOENCODING=encoding))
+    assert r.returncode == 0 and r.stderr == b""
+    assert json.loads(r.stdout.decode(encoding))["name"] == "Оля 🦊 Zoë"
+
+
+@pytest.mark.parametrize("seconds", ["4294967296", "99999999999999999999", "-1"])
+def test_issue32_challenge_pack_refuses_what_check_would_refuse(unicode_code, seconds):
+    d, _ = unicode_code
+    r = run("challenge", "pack", str(d / "deal.json"), str(d / "moves.json"), "--name", "A",
+            "--seconds", seconds)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith("kosynka: error: --seconds must be from 0 to 4294967295")
+    assert r.stderr.count("\n") == 1
+
+
+def test_issue32_challenge_pack_checks_its_own_code(unicode_code):
+    d, _ = unicode_code
+    r = run("challenge", "pack", str(d / "deal.json"), str(d / "moves.json"), "--name", "A",
+            "--seconds", "4294967295")
+    assert r.returncode == 0 and run("challenge", "check", r.stdout.strip()).returncode == 0

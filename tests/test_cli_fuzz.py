@@ -10,7 +10,8 @@ import io
 import json
 import sys
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from kosynka import Game
 from kosynka.cli import main

@@ -10,9 +10,10 @@ foundations, the rest dealt at random.
 """
 import random
 
-from hypothesis import HealthCheck, given, settings, strategies as st
-
 from helpers import packed
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from kosynka import Game, Position, Rules
 from kosynka.solver import _dead, _relaxed, solve
 

@@ -4,14 +4,25 @@ base class, is_legal, an Outcome, pop(keep_revealed=True) for the player's undo
 from __future__ import annotations
 
 import pytest
+from helpers import cards, make
 
-from kosynka import (DRAW, Game, IllegalMoveError, InvalidCardError, InvalidMoveError,
-                     InvalidPositionError, KosynkaError, Outcome, Position, Rules, SaveError,
-                     Termination, parse_card)
+from kosynka import (
+    DRAW,
+    Game,
+    IllegalMoveError,
+    InvalidCardError,
+    InvalidMoveError,
+    InvalidPositionError,
+    KosynkaError,
+    Outcome,
+    Position,
+    Rules,
+    SaveError,
+    Termination,
+    parse_card,
+)
 from kosynka.messages import MessageError, Protocol
 from kosynka.position import PILE_IDS, PILE_NUMBERS, STOCK, WASTE, destination
-
-from helpers import cards, make
 
 
 @pytest.mark.parametrize("bad", [

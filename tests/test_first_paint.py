@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from kosynka import Position
-
 from tools import firstpaint, serve
 from web import layout
 

@@ -2,11 +2,10 @@
 import json
 
 import pytest
+from helpers import make
 
 from kosynka import Game, IllegalMoveError, Rules, SaveError, parse_card
 from kosynka.game import win_bonus
-
-from helpers import make
 
 
 class Clock:

@@ -2,12 +2,10 @@
 assisted mark, and variants/deal numbers from outside (V2, T2): the engine
 answers, the page asks (issue 9 item 2)."""
 import pytest
-
-from kosynka import Game, Rules, parse_card
-from kosynka.position import FOUNDATION, STOCK, WASTE
-from kosynka import variants
-
 from helpers import cards, make
+
+from kosynka import Game, Rules, parse_card, variants
+from kosynka.position import FOUNDATION, STOCK, WASTE
 
 
 def c(name):

@@ -1,5 +1,6 @@
 """Property tests over random legal play in every variant (hypothesis)."""
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kosynka import Game, Position, Rules, card_name
 
@@ -37,7 +38,7 @@ def test_random_play_keeps_every_invariant(number, variant, choices):
             # undo restores the exact previous state and score, except that the
             # cards the move turned up stay up (C5)
             expected, score = history.pop()
-            expected.down = [min(a, b) for a, b in zip(expected.down, revealed)]
+            expected.down = [min(a, b) for a, b in zip(expected.down, revealed, strict=True)]
             assert g.position == expected and g.position.fan == expected.fan
             assert g.score == score
         else:

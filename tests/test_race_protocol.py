@@ -3,7 +3,8 @@ refuses a corpus of bad messages with a stable code and never raises anything el
 import json
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kosynka.messages import MessageError
 from kosynka.race import protocol as P

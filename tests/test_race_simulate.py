@@ -4,7 +4,8 @@ nothing — the standings equal those of the same seed without them."""
 import json
 
 import pytest
-from hypothesis import example, given, settings, strategies as st
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from kosynka.cli import main
 from kosynka.race.simulate import simulate

@@ -2,7 +2,16 @@
 import pytest
 
 from kosynka.position import Rules
-from kosynka.race.table import GRACE, HOST, LOBBY, OVER, RACING, RaceError, Table, progress
+from kosynka.race.table import (
+    GRACE,
+    HOST,
+    LOBBY,
+    OVER,
+    RACING,
+    RaceError,
+    Table,
+    progress,
+)
 from kosynka.solver import verified_deal
 
 DEAL, SOLVED = verified_deal(0, Rules(1, None))

@@ -99,3 +99,15 @@ def test_blocked_storage_just_does_not_remember():
     s.mark_used("k")
     assert (s.name(), s.settings(), s.seat_of(1), s.tab_table_code(), s.used("k"),
             s.test_speed()) == ("", {"draw": 1, "minutes": None}, None, None, False, 1.0)
+
+
+def test_a_value_too_deep_to_read_safely_is_unset():
+    s, local, session = store()
+    deep = "[" * 10_000 + "]" * 10_000          # Pyodide's runtime dies parsing this
+    for key in (RACE_SEATS_KEY, RACE_SETTINGS_KEY, RACE_USED_KEY, RACE_ICE_KEY):
+        local.set(key, deep)
+    session.set(RACE_SEAT_KEY, deep)
+    assert (s.seat_of(1), s.settings(), s.used("k"), s.tab_seat()) == (
+        None, {"draw": 1, "minutes": None}, False, None)
+    s.keep_seat(1, 1, "t", 0)
+    assert s.seat_of(1)["token"] == "t"

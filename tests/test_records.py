@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from kosynka.game import Game
+from kosynka.position import Rules
 from kosynka.records import DAILY_KEPT, Records, in_progress, win_percent
 from kosynka.variants import key
-from kosynka.position import Rules
 
 
 def test_T2_records_per_variant_wins_only_each_on_its_own():

@@ -1,9 +1,15 @@
 """One test (or more) per rule: R3–R12, F1. Positions are hand-made."""
 import pytest
-
-from kosynka import parse_card, IllegalMoveError, InvalidMoveError, InvalidPositionError, Position, Rules
-
 from helpers import cards, make, names
+
+from kosynka import (
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    Position,
+    Rules,
+    parse_card,
+)
 
 
 def legal(p):

@@ -8,15 +8,24 @@ import subprocess
 import sys
 
 import pytest
-
 from helpers import packed
+
 from kosynka.cards import parse_card
 from kosynka.game import Game
 from kosynka.position import Position, Rules
 from kosynka.safety import safe as _safe
-from kosynka.solver import (ALL_PRUNING, Solver, VerifiedDealSearch, _dead, _dominates,
-                            _relaxed, streamlined_search,
-                            _talon_reach, solve, verified_deal)
+from kosynka.solver import (
+    ALL_PRUNING,
+    Solver,
+    VerifiedDealSearch,
+    _dead,
+    _dominates,
+    _relaxed,
+    _talon_reach,
+    solve,
+    streamlined_search,
+    verified_deal,
+)
 
 
 def cards(*names):

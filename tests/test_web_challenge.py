@@ -16,7 +16,6 @@ from kosynka import challenge as C
 from kosynka.challenge import Challenge, check, pack
 from kosynka.position import Rules
 from kosynka.solver import verified_deal
-
 from web import challenge_sheets as cs
 from web.i18n import LANGS, STRINGS
 

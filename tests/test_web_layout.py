@@ -6,7 +6,6 @@ import pytest
 
 from kosynka import Game, Position, Rules, parse_card
 from kosynka.position import FOUNDATION, STOCK, WASTE
-
 from web import layout
 
 
@@ -77,7 +76,7 @@ def _long_column_position():
     """A position whose column 7 holds 18 cards: 6 face down and a K…2 run (12 up)."""
     pos = Position.deal(3)
     cols = [list(c) for c in pos.columns]
-    run = [parse_card(r + s) for r, s in zip("KQJT98765432", "shdcshdcshdc")]
+    run = [parse_card(r + s) for r, s in zip("KQJT98765432", "shdcshdcshdc", strict=True)]
     # the run's cards leave wherever they were; column 7 keeps its 6 face-down cards
     taken = set(run)
     for i in range(7):
@@ -85,7 +84,7 @@ def _long_column_position():
     cols[6] = cols[6][:6] + run
     stock = [c for c in pos.stock if c not in taken]
     waste = [c for c in pos.waste if c not in taken]
-    down = [min(d, len(c) - 1) if c else 0 for d, c in zip(pos.down, cols)]
+    down = [min(d, len(c) - 1) if c else 0 for d, c in zip(pos.down, cols, strict=True)]
     down[6] = 6
     return type("P", (), {"columns": cols, "down": down, "stock": stock, "waste": waste,
                           "foundations": (0, 0, 0, 0), "fan": 1})()
@@ -187,7 +186,7 @@ def test_keyboard_cursor_steps_by_where_piles_stand():
     assert layout.step(lh, pos, "t7", 6, "ArrowUp") == ("stock", None)
     # within a column: up the face-up cards, then out to the top row
     g2 = Game.new(7)
-    for m in solver_prefix(g2):
+    for _ in solver_prefix(g2):
         pass
     p = g2.position
     col = next(i for i in range(7) if len(p.columns[i]) - p.down[i] >= 2)

@@ -3,10 +3,8 @@ records sheets say (T2, F2, S1, L1) and that outside text is escaped."""
 import re
 
 from kosynka import Rules
-
-from web import sheets
 from kosynka.records import WinResult
-
+from web import sheets
 from web.store import MemoryBackend, Settings, Store
 
 

@@ -4,7 +4,6 @@ import json
 
 from kosynka import Game, Position, Rules
 from kosynka.solver import verified_deal
-
 from web.solver_protocol import PROTOCOL, Jobs, ready
 
 

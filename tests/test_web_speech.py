@@ -3,7 +3,6 @@ uk/ru/en, face-down cards never named, and what a move, a draw, a redeal, a
 turned-up card and the win say (L1)."""
 from kosynka import Game, Position, Rules
 from kosynka.cards import parse_card
-
 from web import speech
 
 

@@ -9,11 +9,19 @@ import web.i18n
 import web.layout
 import web.links
 import web.store
-from web.i18n import pick_language, t, STRINGS
-from web.links import DealLink, from_address, parse, format as fmt
 from kosynka.records import Records
-
-from web.store import MemoryBackend, Settings, Store, GAME_KEY, RECORDS_KEY, SETTINGS_KEY, variant_key
+from web.i18n import STRINGS, pick_language, t
+from web.links import DealLink, from_address, parse
+from web.links import format as fmt
+from web.store import (
+    GAME_KEY,
+    RECORDS_KEY,
+    SETTINGS_KEY,
+    MemoryBackend,
+    Settings,
+    Store,
+    variant_key,
+)
 
 
 def test_doctests():
@@ -176,3 +184,12 @@ def test_T2_records_of_another_tab_are_never_overwritten():
 def test_issue13_theme_and_hand_settings_read_safely():
     assert Settings.from_dict({"theme": "dark", "hand": "left"}) == Settings(theme="dark", hand="left")
     assert Settings.from_dict({"theme": "neon", "hand": 3}) == Settings()
+
+
+def test_issue32_hints_are_remembered_like_every_setting_C4_P2():
+    be = MemoryBackend()
+    assert Store(be).load_settings().hints is False  # C4: hints start off
+    Store(be).save_settings(Settings(hints=True))
+    assert Store(be).load_settings().hints is True
+    be.set(SETTINGS_KEY, json.dumps({"v": 1, "hints": "yes"}))
+    assert Store(be).load_settings().hints is False

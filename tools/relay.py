@@ -26,10 +26,10 @@ import shutil
 import socket
 import subprocess
 import sys
-import warnings
 import tempfile
 import threading
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,8 +44,8 @@ _QUIET = {
 
 def _config(folder: Path, host: str, port: int) -> Path:
     """The package's own default config, with our database, address and quiet logs."""
-    import yaml  # nostr-relay's own dependency
     import nostr_relay
+    import yaml  # nostr-relay's own dependency
 
     with open(Path(nostr_relay.__file__).with_name("config.yaml"), encoding="utf-8") as fp:
         conf = yaml.safe_load(fp)

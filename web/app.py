@@ -31,14 +31,14 @@ from typing import Any
 import js
 
 from kosynka.game import Game, SaveError
-
 from web import links, sheets, solve
+from web.challenge import ACTIONS as CHALLENGE_ACTIONS
+from web.challenge import ChallengePage
 from web.dialogs import Dialogs
 from web.dom import Listeners, LocalStorageBackend, document, nil, window
 from web.i18n import pick_language, t
 from web.input import TableInput
 from web.modes import Mode
-from web.challenge import ACTIONS as CHALLENGE_ACTIONS, ChallengePage
 from web.race.page import RacePage
 from web.solo import Solo
 from web.store import GAME_KEY, Backend, MemoryBackend, Store
@@ -74,6 +74,7 @@ class App:
             undo=self.solo.undo, hints=True, no_redeal=lambda: self.toast(self.tr("no_redeal")),
             commands={"hint": lambda: self.run_action("hint"), "finish": lambda: self.run_action("finish"),
                       "new": lambda: self.run_action("new"), "help": self.show_help})
+        self.input.set_hints(self.settings.hints)  # remembered like every setting (P2)
         self.dialogs = Dialogs(self.listeners, on_action=self.on_sheet_action,
                                on_set=self.change_setting, on_closed=self.sheet_closed)
         self.race = RacePage(self)
@@ -111,7 +112,7 @@ class App:
             if link is not None:
                 solo.open_link(link)
         elif link is not None:
-            solo.set_game(Game.new(link.number, link.rules), daily=link.daily)
+            solo.deal_link(link)
         else:
             rules = solo.rules_from_settings()
             number = self.solver.take_next(rules)
@@ -252,6 +253,8 @@ class App:
             solo.undo()
         elif action == "hint":
             self.input.set_hints(not self.input.hints)
+            self.settings.hints = self.input.hints
+            self.store.save_settings(self.settings)
             self.toast(self.tr("hints_on" if self.input.hints else "hints_off"), 1500)
             self.update_status()
         elif action == "finish":

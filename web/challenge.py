@@ -52,11 +52,22 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 import js
 
-from kosynka.challenge import Book, Challenge, ChallengeError, Checked, Made, Taken, check, link, pack, replay
+from kosynka.challenge import (
+    Book,
+    Challenge,
+    ChallengeError,
+    Checked,
+    Made,
+    Taken,
+    check,
+    link,
+    pack,
+    replay,
+)
 from kosynka.game import Game, SaveError
 from kosynka.race.table import NAME_MAX, RaceError, check_name
-
 from web import challenge_sheets as cs
+from web import store
 from web.dom import JsObject, Listeners, document, nil, window
 from web.i18n import t
 from web.race.dom import fill, h
@@ -164,7 +175,7 @@ class ChallengePage:
         if raw is None:
             return Book()
         try:
-            return Book.from_json(json.loads(raw))
+            return Book.from_json(store.loads_stored(raw))
         except (ValueError, TypeError, RecursionError):
             self.app.store.set_aside(BOOK_KEY)  # kept apart for a newer version; a new list starts
             return Book()
@@ -249,7 +260,7 @@ class ChallengePage:
         if raw is None:
             return None
         try:
-            back = json.loads(raw)
+            back = store.loads_stored(raw)
             return Game.from_json(back["game"]), dict(back.get("meta") or {})
         except (ValueError, TypeError, KeyError, AttributeError, SaveError):
             self.app.store.set_aside(KEPT_KEY)

@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from html import escape
 
 from kosynka.challenge import Checked, compare
-
 from web.i18n import t, variant_name
 from web.speech import plural
 from web.store import format_time
@@ -154,7 +153,7 @@ def results_html(lang: str, rows: list[Row], *, answer_url: str | None = None,
     out = outcome(rows)
     heads = {"won": _e(lang, "ch_you_win"), "lost": _e(lang, "ch_you_lose"), "tie": _e(lang, "ch_tie")}
     if out == "none":
-        best = [r for r, p in zip(rows, places(rows)) if p == 1]
+        best = [r for r, p in zip(rows, places(rows), strict=True) if p == 1]
         head = (_e(lang, "ch_tie") if len(best) > 1 else
                 _e(lang, "ch_they_win", name=best[0].game.challenge.name))
     else:

@@ -47,10 +47,9 @@ from typing import Any, Callable
 from kosynka.cards import card_name
 from kosynka.game import Game
 from kosynka.position import DRAW
-
 from web import layout, speech
-from web.i18n import t
 from web.dom import Listeners, document, window
+from web.i18n import t
 from web.view import TableView
 
 DOUBLE_TAP_MS = 350

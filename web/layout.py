@@ -36,7 +36,14 @@ from dataclasses import dataclass, field
 from typing import Callable, Protocol, Sequence, TypedDict
 
 from kosynka.cards import Card, make_card
-from kosynka.position import FOUNDATION, PILE_IDS, PILE_NUMBERS, STOCK, WASTE, destination
+from kosynka.position import (
+    FOUNDATION,
+    PILE_IDS,
+    PILE_NUMBERS,
+    STOCK,
+    WASTE,
+    destination,
+)
 
 
 class Numbers(TypedDict):
@@ -210,7 +217,7 @@ class Piles(Protocol):
 def table_offsets(pos: Piles, geom: Geometry) -> tuple[int, int]:
     """The offsets every column uses: the tightest any column needs to fit."""
     fd, fu = geom.fd, geom.fu
-    for cards, down in zip(pos.columns, pos.down):
+    for cards, down in zip(pos.columns, pos.down, strict=True):
         d, u = column_offsets(down, len(cards) - down, geom)
         fd, fu = min(fd, d), min(fu, u)
     return fd, fu
@@ -246,7 +253,7 @@ def places(pos: Piles, geom: Geometry,
         for r in range(count):
             out[card_of(r, k)] = Place(f"f{k + 1}", r, 0, 0, True)
     fd, fu = table_offsets(pos, geom)
-    for col, (cards, down) in enumerate(zip(pos.columns, pos.down)):
+    for col, (cards, down) in enumerate(zip(pos.columns, pos.down, strict=True)):
         y = 0
         for i, c in enumerate(cards):
             out[c] = Place(f"t{col + 1}", i, 0, y, i >= down)
@@ -280,7 +287,7 @@ def hit(geom: Geometry, placed: dict[int, Place], x: float, y: float) -> tuple[s
         bx, by, bw, bh = geom.pile_box(name)
         if bx <= x < bx + bw and by <= y < by + bh:
             best = None
-            for c, p in placed.items():
+            for p in placed.values():
                 if (p.pile == name and bx + p.x <= x < bx + p.x + geom.cw
                         and by + p.y <= y < by + p.y + geom.ch
                         and (best is None or p.index > best)):

@@ -35,7 +35,6 @@ import js
 from kosynka.cards import SUITS
 from kosynka.game import Game
 from kosynka.position import Position
-
 from web import layout
 from web.dom import SOLO_PAGE, JsObject, Listeners, document, nil
 from web.i18n import t

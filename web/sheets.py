@@ -26,7 +26,6 @@ from typing import Iterable
 from kosynka import variants
 from kosynka.position import Rules
 from kosynka.records import WinResult, win_percent
-
 from web.i18n import LANGS, t, variant_name
 from web.store import HANDS, REDEAL_CHOICES, THEMES, Settings, Store, format_time
 
@@ -56,9 +55,9 @@ def records_html(lang: str, store: Store, rules: Rules, daily: str | None) -> st
             continue  # a key this version does not know: not shown, kept
         b = store.records.best(k)
         rows.append(
-            f"<tr data-variant='{k}'><td>{escape(variant_name(L, r.draw, r.redeals))}</td>"
+            f"<tr data-variant='{escape(k)}'><td>{escape(variant_name(L, r.draw, r.redeals))}</td>"
             f"<td class='n'>{format_time(b['time']) if 'time' in b else none}</td>"
-            f"<td class='n'>{b.get('moves', none)}</td></tr>")
+            f"<td class='n'>{escape(str(b.get('moves', none)))}</td></tr>")
     st = store.records.stats
     html = (f"<h3>{escape(t(L, 'records'))}</h3><table class='records'><tr><th>{escape(t(L, 'variant'))}</th>"
             f"<th class='n'>{escape(t(L, 'best_time'))}</th><th class='n'>{escape(t(L, 'fewest_moves'))}</th></tr>"
@@ -67,13 +66,13 @@ def records_html(lang: str, store: Store, rules: Rules, daily: str | None) -> st
         db = store.records.daily_best(daily, current)
         html += (f"<p class='daily-best'>{escape(t(L, 'daily_best'))} ({escape(daily)}): "
                  f"{format_time(db['time']) if 'time' in db else none}, "
-                 f"{db.get('moves', none)} {escape(t(L, 'moves').lower())}</p>")
+                 f"{escape(str(db.get('moves', none)))} {escape(t(L, 'moves').lower())}</p>")
     stat_rows = [("played", "played", st["played"]), ("won", "won", st["won"]),
                  ("win_pct", "win_pct", f"{win_percent(st)}%"), ("streak", "streak", st["streak"]),
                  ("best_streak", "best_streak", st["best_streak"]),
                  ("assisted", "stat_assisted", st["assisted"])]  # apart: not in the rate (issue 12)
     html += (f"<h3>{escape(t(L, 'stats'))}</h3><table class='stats'>"
-             + "".join(f"<tr><td>{escape(t(L, label))}</td><td class='n' data-stat='{k}'>{v}</td></tr>"
+             + "".join(f"<tr><td>{escape(t(L, label))}</td><td class='n' data-stat='{k}'>{escape(str(v))}</td></tr>"
                        for k, label, v in stat_rows)
              + "</table>")
     return html

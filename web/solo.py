@@ -40,7 +40,8 @@ Decisions (user-visible):
   says undo or deal again; ``body[data-outcome]`` names it (``won`` too). The
   game stays on the table: undo is the player's way out.
 - The address (hash) is always the link to the deal on the table (V2); a link to
-  another deal over a game in progress asks first.
+  another deal over a game in progress asks first. A link's ``daily=`` makes the
+  deal a Deal of the day only when it is that day's own deal (``deal_link``).
 - The clock pauses while the page is hidden; the game is saved after every action
   and when the page is hidden (P1). Another tab's newer save is adopted, and the
   player is told (no move lost silently).
@@ -49,18 +50,15 @@ Decisions (user-visible):
 from __future__ import annotations
 
 import asyncio
-import json
 from html import escape
 
-from kosynka import records, variants
+from kosynka import deals, records, variants
 from kosynka.game import Game, SaveError
 from kosynka.position import IllegalMoveError, InvalidMoveError, Rules
 from kosynka.safety import next_safe_move
-
-from web import links, sheets, solve
+from web import links, sheets, solve, store
 from web.dom import document, nil, today_iso, window
 from web.modes import Mode
-from web.store import GAME_KEY
 
 FINISH_STEP_S = 0.09  # pause between the cards of a Finish run, and of auto-moves
 MARK_SYMBOLS = {"verified": "✓", "checking": "…", "lost": "✗", "unknown": "?"}  # the deal's marks
@@ -105,7 +103,7 @@ class Solo:
         body = document.body
         body.dataset.deal = str(game.number)
         body.dataset.variant = variants.key(game.rules)
-        document.getElementById("deal-no").textContent = str(game.number) + (" ★" if daily else "")
+        self.show_number()
         self.mark = mark if mark in MARK_SYMBOLS and mark != "checking" else "checking"
         self.show_mark()
         if self.mark == "checking":
@@ -116,6 +114,31 @@ class Solo:
         self.show_outcome()
         if save:
             self.save()
+
+    def show_number(self) -> None:
+        """The deal's number, with ★ when it is a Deal of the day."""
+        document.getElementById("deal-no").textContent = str(self.game.number) + (" ★" if self.daily else "")
+
+    def deal_link(self, link: links.DealLink) -> None:
+        """Deal the deal a link names. Its ``daily=`` counts only for that day's own
+        deal (issue 32): below the day's starting number it is dropped at once,
+        else the day's deal is searched (as Deal of the day does) and the deal on
+        the table becomes the Deal of the day — ★, the records of that date — when
+        it is that one; until then, and otherwise, it is an ordinary deal."""
+        self.set_game(Game.new(link.number, link.rules))
+        date, game = link.daily, self.game
+        if date is None or link.number < deals.daily_number(date):
+            return
+
+        async def confirm():
+            number = await self.app.solver.daily_number(date, link.rules)
+            if self.game is game and number == game.number and self.daily is None:
+                self.daily = date
+                self.show_number()
+                self.show_link()
+                self.save()
+
+        asyncio.ensure_future(confirm())
 
     def show_link(self) -> None:
         g = self.game
@@ -244,7 +267,7 @@ class Solo:
     def open_link(self, link: links.DealLink) -> None:
         def go():
             self.abandon_current()
-            self.set_game(Game.new(link.number, link.rules), daily=link.daily)
+            self.deal_link(link)
 
         self.confirm_abandon(go, self.show_link)
 
@@ -437,13 +460,15 @@ class Solo:
     def on_storage(self, ev) -> None:
         """Another tab saved the game: adopt it if it is newer (no move lost silently)."""
         app = self.app
-        if ev.key != GAME_KEY or nil(ev.newValue):
+        if ev.key != store.GAME_KEY or nil(ev.newValue):
             return
         try:
-            env = json.loads(str(ev.newValue))
-            rev, tab = int(env["rev"]), env.get("tab")
+            env = store.envelope(store.loads_stored(str(ev.newValue)))
+            if env is None:
+                return
+            rev, tab = env["rev"], env.get("tab")
             game = Game.from_json(env["game"])
-        except (ValueError, TypeError, KeyError, SaveError):
+        except (ValueError, SaveError):
             return
         if tab == app.tab or rev <= app.store.rev:
             return
@@ -451,7 +476,7 @@ class Solo:
         if app.dialogs.kind == "confirm":
             app.dialogs.close()
         app.store.reload_records()
-        meta = env.get("meta") or {}
+        meta = env["meta"]
         self.set_game(game, daily=meta.get("daily"), save=False, mark=meta.get("mark"))
         self.recorded = bool(meta.get("recorded"))
         if not game.is_won:

@@ -45,8 +45,8 @@ from kosynka import deals, variants
 from kosynka.messages import MessageError
 from kosynka.position import Position, Rules
 from kosynka.solver import Solver, SolveResult, VerifiedDealSearch
-
 from web.solver_protocol import PROTOCOL
+from web.store import loads_stored
 
 SLICE_S = 0.012          # aim for each solver slice on the page (it stays responsive)
 FINISH_STATES = 400_000
@@ -280,7 +280,7 @@ class SolverClient:
     def _load_ready(self) -> dict[str, int]:
         try:
             raw = self.backend.get(NEXT_KEY)
-            d = json.loads(raw) if raw else {}
+            d = loads_stored(raw) if raw else {}
             out = {}
             for k, v in d.items():
                 variants.from_key(k)

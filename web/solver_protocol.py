@@ -114,7 +114,7 @@ class Jobs:
         if res is None:
             return []
         del self.jobs[id]
-        if isinstance(job, VerifiedDealSearch):
+        if isinstance(res, tuple):           # a VerifiedDealSearch's (number, result)
             number, solved = res
             return [_answer("dealt", id, number=number, states=solved.states)]
         return [_answer("solved", id, result=res.result, moves=list(res.moves), states=res.states,

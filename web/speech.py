@@ -27,7 +27,6 @@ from typing import Sequence
 from kosynka.cards import RANK, SUIT, make_card
 from kosynka.game import Played
 from kosynka.position import PILE_IDS, Position
-
 from web.i18n import t
 
 

@@ -13,7 +13,14 @@ Decisions (user-visible):
 - The saved game is an envelope ``{"v", "rev", "tab", "game"}``: ``rev`` grows by one
   at every save, whichever tab made it. A tab that sees (``storage`` event) a save
   with a higher ``rev`` from another tab adopts it and says so, so two tabs never
-  lose moves silently: the last move made in either tab is the game.
+  lose moves silently: the last move made in either tab is the game. An envelope
+  whose ``rev`` is not a whole number 0 … 2⁵³ (``Infinity``, a string) is set aside
+  like any damaged value, so the next save starts again from 1 (issue 32).
+- Every stored value is read through :func:`loads_stored`: one over 1 MB or nested
+  over 16 levels is set aside before it is parsed (Pyodide's runtime dies on
+  10,000 levels, the page would never start); non-finite numbers read as null; then
+  each reader checks the type and range of every field it uses (``Settings``,
+  :func:`envelope`, ``kosynka.records``) and drops what it cannot use (issue 32).
 - Records and statistics (T2) are one value (``kosynka.records.Records``: what
   counts and how lives there); they are read afresh from storage before each
   change (``Store.change_records``), so a win or an abandoned game in another tab
@@ -23,10 +30,11 @@ Decisions (user-visible):
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, asdict
+from dataclasses import asdict, dataclass
 from typing import Any, Callable, Protocol, TypeVar
 
 from kosynka import variants
+from kosynka.messages import loads_bounded
 from kosynka.position import Rules
 from kosynka.records import Records
 
@@ -50,6 +58,9 @@ RACE_SEAT_KEY = "kosynka.race.seat"          # sessionStorage: this tab's way ba
 SCHEMA = 1
 
 REDEAL_CHOICES = (None, 3, 2, 1)
+MAX_CHARS = 1_000_000   # a stored value longer than this is damage (a long game's save: ~60 kB)
+MAX_DEPTH = 16          # nor one nested deeper (records nest 4 deep, a saved game 4)
+MAX_REV = 2**53         # a save's rev above it (or Infinity) is damage, set aside
 
 
 class Backend(Protocol):
@@ -74,6 +85,28 @@ class MemoryBackend:
         self.data.pop(key, None)
 
 
+def loads_stored(raw: str) -> Any:
+    """The JSON value of a stored string; ``ValueError`` — before parsing — when it is
+    over :data:`MAX_CHARS` or nested over :data:`MAX_DEPTH` (issue 32: such a value
+    once stopped the page), non-finite numbers read as null (``kosynka.messages``)."""
+    return loads_bounded(raw, MAX_CHARS, MAX_DEPTH)
+
+
+def envelope(d: Any) -> dict[str, Any] | None:
+    """The saved game's envelope in ``d`` if this version can use it: the game a
+    string, ``rev`` a whole number 0 … :data:`MAX_REV`, ``meta`` an object (or
+    none); of ``meta``, ``daily`` is kept only when it is a date (it names a
+    records key), the others are checked where they are used."""
+    if not isinstance(d, dict) or not isinstance(d.get("game"), str):
+        return None
+    rev, meta = d.get("rev"), d.get("meta") or {}
+    if isinstance(rev, bool) or not isinstance(rev, int) or not 0 <= rev <= MAX_REV:
+        return None
+    if not isinstance(meta, dict):
+        return None
+    return dict(d, meta=dict(meta, daily=variants.read_date(meta.get("daily"))))
+
+
 def variant_key(draw: int, redeals: int | None) -> str:
     """Records key of a variant (T2), as the engine writes it (``kosynka.variants.key``)."""
     return variants.key(Rules(draw, redeals))
@@ -82,7 +115,8 @@ def variant_key(draw: int, redeals: int | None) -> str:
 @dataclass
 class Settings:
     """Player's choices. ``lang`` None = follow the browser. ``auto``: safe cards go
-    to the foundations by themselves after each move (off by default, issue 12)."""
+    to the foundations by themselves after each move (off by default, issue 12).
+    ``hints`` (C4): off at first, then as the player left them (issue 32)."""
 
     draw: int = 1
     redeals: int | None = None
@@ -91,6 +125,7 @@ class Settings:
     auto: bool = False
     theme: str = "auto"  # issue 13: auto (follow the system) | light | dark
     hand: str = "right"  # issue 13: where the stock and the waste stand
+    hints: bool = False
 
     @classmethod
     def from_dict(cls, d: Any) -> "Settings":
@@ -103,7 +138,7 @@ class Settings:
                 s.draw, s.redeals = rules.draw, rules.redeals
         except ValueError:
             pass
-        for name in ("score", "auto"):
+        for name in ("score", "auto", "hints"):
             if isinstance(d.get(name), bool):
                 setattr(s, name, d[name])
         if d.get("lang") in ("uk", "ru", "en", None):
@@ -128,11 +163,11 @@ class Store:
         if raw is None:
             return None
         try:
-            value = json.loads(raw)
+            value = loads_stored(raw)
             if not isinstance(value, dict) or value.get("v") != SCHEMA:
                 raise ValueError(f"unknown schema {value.get('v') if isinstance(value, dict) else '?'}")
             return value
-        except (ValueError, TypeError):
+        except ValueError:
             self.set_aside(key)
             return None
 
@@ -172,25 +207,22 @@ class Store:
     # -- game in progress (P1) ---------------------------------------------
     def load_game_envelope(self) -> dict[str, Any] | None:
         """The saved envelope ``{"rev", "tab", "game": str, "meta": {...}}`` or None."""
-        d = self._read(GAME_KEY)
-        if d is None:
+        env = envelope(self._read(GAME_KEY))
+        if env is None:
+            if self.backend.get(GAME_KEY) is not None:
+                self.set_aside(GAME_KEY)
             return None
-        if not isinstance(d.get("game"), str) or not isinstance(d.get("rev"), int):
-            self.set_aside(GAME_KEY)
-            return None
-        self.rev = max(self.rev, d["rev"])
-        game: dict[str, Any] = d
-        return game
+        self.rev = max(self.rev, env["rev"])
+        return env
 
     def stored_rev(self) -> int:
+        """The rev of the game stored now (0: none, or one that cannot be read)."""
         raw = self.backend.get(GAME_KEY)
-        if raw is None:
-            return 0
         try:
-            d = json.loads(raw)
-            return int(d.get("rev", 0)) if isinstance(d, dict) else 0
-        except (ValueError, TypeError):
-            return 0
+            env = envelope(loads_stored(raw)) if raw is not None else None
+        except ValueError:
+            env = None
+        return 0 if env is None else int(env["rev"])
 
     def save_game(self, game_json: str, tab: str, meta: dict[str, Any] | None = None) -> int:
         """Write the game; returns the new rev (one above anything stored)."""

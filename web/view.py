@@ -51,10 +51,10 @@ import random
 from math import cos, radians, sin
 
 from kosynka.cards import RANK, RANKS, RED, SUIT, SUITS, card_name, make_card
-
 from web import layout, speech
 from web.dom import JsObject, Listeners, document, reduced_motion, window
 from web.store import format_time
+
 
 def _display_rank(card: int) -> str:
     r = RANKS[RANK[card]]
@@ -414,7 +414,7 @@ class TableView:
             return
         for c in cards:
             self.els[c].classList.remove("shake")
-        self.root.offsetWidth  # restart the animation
+        _ = self.root.offsetWidth  # reading it restarts the animation
         for c in cards:
             self.els[c].classList.add("shake")
         window.setTimeout(self._shake_proxy, 260)

@@ -43,11 +43,12 @@ import random
 from collections import Counter, deque
 from typing import Any, Callable
 
+import kosynka.race.protocol as protocol
+
 from ..deals import MAX_DEAL
 from ..messages import MessageError
 from ..position import Rules
 from ..solver import VERIFY_STATES, verified_deal
-import kosynka.race.protocol as protocol
 from .memory import local_pair
 from .player import Player
 from .table import HOST, RaceError, Table

@@ -33,7 +33,7 @@ import random
 from collections import Counter, deque
 from typing import Callable
 
-from .transport import DROPPED, CLOSED, Link
+from .transport import CLOSED, DROPPED, Link
 
 __all__ = ["Network", "MemoryLink", "LocalLink", "local_pair"]
 

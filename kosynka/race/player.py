@@ -34,10 +34,11 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+import kosynka.race.protocol as protocol
+
 from ..game import Game
 from ..messages import MessageError
 from ..position import IllegalMoveError, InvalidMoveError, Position, Rules
-import kosynka.race.protocol as protocol
 from .table import EVENTS_KEPT, RACING, RaceError, progress
 from .transport import OPEN, Link
 

@@ -60,13 +60,24 @@ with every change the host accepts), so a player keeps the newest ``view``.
 from __future__ import annotations
 
 import hashlib
+import math
 from typing import Any
 
 from ..deals import MAX_DEAL
 from ..messages import MessageError, Protocol
 from ..position import Position, Rules
-from .table import (DRAWS, EVENTS_KEPT, LOBBY, MAX_SEATS, MAX_WATCHERS, MINUTES, NAME_MAX, OVER,
-                    RACING)
+from .table import (
+    DRAWS,
+    EVENTS_KEPT,
+    GRACE,
+    LOBBY,
+    MAX_SEATS,
+    MAX_WATCHERS,
+    MINUTES,
+    NAME_MAX,
+    OVER,
+    RACING,
+)
 
 __all__ = ["VERSION", "TO_HOST", "TO_PLAYER", "TO_HOST_BYTES", "TO_PLAYER_BYTES",
            "parse_to_host", "parse_to_player", "digest", "dumps", "Msg",
@@ -247,18 +258,18 @@ def _check_sync(m: Msg) -> None:
 # A player checks every view against this before it keeps it, so neither the
 # player nor a screen drawing it meets a field it cannot use (a hostile or broken
 # host is refused with msg/field; the player keeps its last good view).
-# Schema: a type (int excludes bool; NUM is any number; None is JSON null), a
-# tuple of alternatives, a dict of required keys (extra keys are allowed: a newer
-# host may add some), ("list", schema, most), ("map", schema, most),
-# ("enum", values), ("int", low, high).
-NUM = "num"
+# Schema: a type (int excludes bool; None is JSON null), a tuple of
+# alternatives, a dict of required keys (extra keys are allowed: a newer host may
+# add some), ("list", schema, most), ("map", schema, most), ("enum", values),
+# ("int", low, high) and ("num", low, high): every number has its range, and a
+# number is finite — JSON text may say Infinity, NaN or 1e400, a screen that
+# formats or counts down such a number raises (issue 30 item 7).
+BIG = 2 ** 53 - 1      # no count, id or second of a table comes near it (a JS number's exact ints)
 
 
 def _ok(value: Any, schema: Any) -> bool:
     if schema is None:
         return value is None
-    if schema is NUM:
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
     if isinstance(schema, type):
         return isinstance(value, schema) and (schema is bool or not isinstance(value, bool))
     if isinstance(schema, dict):
@@ -268,8 +279,10 @@ def _ok(value: Any, schema: Any) -> bool:
     if tag == "enum":
         return any(value == x and type(value) is type(x) for x in schema[1])
     if tag == "int":
-        return (_ok(value, int) and value >= schema[1]
-                and (schema[2] is None or value <= schema[2]))
+        return _ok(value, int) and schema[1] <= value <= schema[2]
+    if tag == "num":
+        return (isinstance(value, (int, float)) and not isinstance(value, bool)
+                and math.isfinite(value) and schema[1] <= value <= schema[2])
     if tag == "list":
         return isinstance(value, list) and len(value) <= schema[2] and all(
             _ok(x, schema[1]) for x in value)
@@ -279,10 +292,14 @@ def _ok(value: Any, schema: Any) -> bool:
     return any(_ok(value, alt) for alt in schema)
 
 
-PID = ("int", 0, None)
+PID = ("int", 0, BIG)
 PIDS = ("list", PID, MAX_SEATS + MAX_WATCHERS)
+SEAT = ("int", 0, MAX_SEATS - 1)
 COUNT = ("int", 0, 52)
-MOVES = ("int", 0, None)
+MOVES = ("int", 0, BIG)
+NUMBER = ("int", 0, BIG)              # a race's, an event's, an offer's number
+OFFER = ("int", 1, BIG)
+DEAL = ("int", 0, MAX_DEAL - 1)
 NAME = str
 STATUS = ("enum", ("waiting", "watching", "racing", "resigned", "won", "lost", "draw"))
 RESULT = ("enum", ("won", "lost", "draw"))
@@ -293,9 +310,10 @@ CAN = ("move", "resign", "offer", "answer", "ready", "settings", "start", "again
        "change_settings", "remove")
 DRAW = ("enum", DRAWS)
 KIND = ("enum", MINUTES)
-ROW = {"pid": PID, "name": NAME, "seat": (("int", 0, MAX_SEATS - 1), None), "host": bool,
+ROW = {"pid": PID, "name": NAME, "seat": (SEAT, None), "host": bool,
        "ready": bool, "connected": bool, "status": STATUS,
-       "out": ("enum", (None, "resigned", "dropped")), "score": NUM, "away": (NUM, None),
+       "out": ("enum", (None, "resigned", "dropped")), "score": ("num", 0, BIG),
+       "away": (("num", 0, GRACE), None),
        "foundation": COUNT, "face_up": COUNT, "moves": MOVES}
 STANDING = {"pid": PID, "name": NAME, "place": ("int", 1, MAX_SEATS), "result": RESULT,
             "foundation": COUNT, "face_up": COUNT, "moves": MOVES,
@@ -307,29 +325,29 @@ OUTCOME = {"result": ("enum", ("won", "lost", "draw", "resigned", "counted_out")
 END = {"reason": REASON, "winners": PIDS, "drawn": PIDS,
        "decided_by": ("enum", (None, "foundation", "face_up", "tie"))}
 EVENT_FIELDS: dict[str, dict[str, Any]] = {
-    "joined": {"seat": (int, None)}, "seated": {"seat": int},
+    "joined": {"seat": (SEAT, None)}, "seated": {"seat": SEAT},
     "left": {"why": ("enum", ("away", "removed"))},
     "dropped": {}, "back": {}, "ready": {"ready": bool},
     "settings": {"draw": DRAW, "minutes": KIND}, "lobby": {},
-    "started": {"race": int, "deal": int, "draw": DRAW, "minutes": KIND},
+    "started": {"race": NUMBER, "deal": DEAL, "draw": DRAW, "minutes": KIND},
     "moved": {"moves": MOVES, "foundation": COUNT, "face_up": COUNT},
-    "offered": {"offer": int}, "agreed": {"offer": int}, "refused": {"offer": int},
-    "cancelled": {"offer": int, "why": ("enum", ("moved", "out"))},
+    "offered": {"offer": OFFER}, "agreed": {"offer": OFFER}, "refused": {"offer": OFFER},
+    "cancelled": {"offer": OFFER, "why": ("enum", ("moved", "out"))},
     "resigned": {}, "counted_out": {}, "time_up": {},
     "ended": {"reason": REASON, "winners": PIDS, "drawn": PIDS},
 }
-EVENT = {"n": ("int", 1, None), "kind": ("enum", tuple(EVENT_FIELDS)), "pid": (PID, None),
+EVENT = {"n": ("int", 1, BIG), "kind": ("enum", tuple(EVENT_FIELDS)), "pid": (PID, None),
          "name": (NAME, None)}
-VIEW = {"you": PID, "phase": ("enum", (LOBBY, RACING, OVER)), "race": ("int", 0, None),
-        "deal": (("int", 0, MAX_DEAL - 1), None), "draw": DRAW, "minutes": KIND,
-        "clock": (NUM, None), "ends_in": (NUM, None),
+VIEW = {"you": PID, "phase": ("enum", (LOBBY, RACING, OVER)), "race": NUMBER,
+        "deal": (DEAL, None), "draw": DRAW, "minutes": KIND,
+        "clock": (("num", 0, BIG), None), "ends_in": (("num", 0, max(MINUTES[1:]) * 60), None),
         "can": {k: bool for k in CAN},
         "outcome": (OUTCOME, None), "end": (END, None),
         "players": ("list", ROW, MAX_SEATS + MAX_WATCHERS),
-        "offer": ({"id": int, "by": PID, "agreed": PIDS}, None),
+        "offer": ({"id": OFFER, "by": PID, "agreed": PIDS}, None),
         "standings": (("list", STANDING, MAX_SEATS), None),
         "tables": (("map", dict, MAX_SEATS), None),
-        "events": ("list", EVENT, EVENTS_KEPT), "event": ("int", 0, None)}
+        "events": ("list", EVENT, EVENTS_KEPT), "event": NUMBER}
 
 
 def _check_view(m: Msg) -> None:
@@ -352,5 +370,8 @@ _PLAYER_CHECKS = {"sync": _check_sync, "view": _check_view}
 def parse_to_player(text: Any) -> Msg:
     """The host's message, checked; :class:`MessageError` if refused."""
     msg = TO_PLAYER.parse(text)
+    for key, value in msg.items():      # ids, acks, pids, race numbers (a deal: _check_sync)
+        if key != "deal" and _ok(value, int) and not 0 <= value <= BIG:
+            raise _bad(msg["kind"], f"{key} out of range")
     _PLAYER_CHECKS.get(msg["kind"], _no_check)(msg)
     return msg

@@ -489,7 +489,7 @@ class Table:
                                   "result": {"won": "won", "draw": "draw"}.get(m.status, "lost"),
                                   **pr, "out": m.out, "why": ""}))
         rows.sort(key=lambda r: r[0])
-        for i, (key, m, row) in enumerate(rows):
+        for i, (key, _m, row) in enumerate(rows):
             row["place"] = rows[i - 1][2]["place"] if i and rows[i - 1][0] == key else i + 1
         placed = [(m, row) for _, m, row in rows if m.out is None]
         for m, row in placed:

@@ -127,7 +127,12 @@ from ..safety import safe_back as _safe_back  # noqa: F401  (tests: the one rule
 from .portfolio import Solver, solve
 from .proofs import ALL_PRUNING, _dead, _dominates, _relaxed, _talon_reach, _toggles  # noqa: F401
 from .search import SolveResult, streamlined_search
-from .verified import VERIFY_STATES, NoVerifiedDealError, VerifiedDealSearch, verified_deal
+from .verified import (
+    VERIFY_STATES,
+    NoVerifiedDealError,
+    VerifiedDealSearch,
+    verified_deal,
+)
 
 __all__ = [
     "SolveResult", "Solver", "solve", "verified_deal", "VerifiedDealSearch",

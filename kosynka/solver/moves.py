@@ -4,16 +4,50 @@ search order, the forced moves after a move, and applying a move."""
 
 from __future__ import annotations
 
-from ..safety import safe_back as _safe_back  # the one definition of the rule and its proof
-from .proofs import _EMPTY, _FD, _KIDS, _PAR, _talon_reach, _toggles
+from typing import TypeAlias
+
+from ..safety import (
+    safe_back as _safe_back,  # the one definition of the rule and its proof
+)
+from .proofs import (
+    _EMPTY,
+    _FD,
+    _KIDS,
+    _PAR,
+    Foundations,
+    Move,
+    State,
+    _talon_reach,
+    _toggles,
+)
+
+Scores: TypeAlias = tuple[int, ...]
+"""Move-ordering scores: see :attr:`kosynka.solver.search._Search.SCORES`."""
+Scored: TypeAlias = list[tuple[int, Move]]
 
 
 class _Moves:
-    """The move half of :class:`kosynka.solver.search._Search`: it reads the
-    search's settings (``draw``, ``limit``, ``scores``, the ``prune``
-    switches) and keeps its talon-reach cache."""
+    """The move generator of one search (:class:`kosynka.solver.search._Search`
+    holds one): the moves of a state in search order, the forced moves
+    after a move, applying a move. It is set once from the search's rules
+    (``draw``, ``limit`` redeals or ``None``), ``prune`` switches, ordering
+    ``scores`` and space (``stream``: the streamlined one), and keeps the
+    talon-reach cache."""
 
-    def _autos(self, state, m=None):
+    def __init__(self, draw: int, limit: int | None, prune: frozenset[str], scores: Scores,
+                 stream: bool) -> None:
+        self.draw = draw
+        self.limit = limit
+        self.scores = scores
+        self._stream = stream
+        self._safe_on = "safe" in prune
+        self._sym = "symmetry" in prune
+        self._auto_talon = self._safe_on and draw == 1 and limit is None
+        self._pair = "talon" in prune and draw == 1 and limit is None
+        self._twins = "twins" in prune
+        self._reach_cache: dict[tuple[int, int, bool], dict[int, bool]] = {}
+
+    def autos(self, state: State, m: Move | None = None) -> tuple[State, list[Move]]:
         """Apply the ``"safe"`` moves (see :func:`kosynka.safety.safe`) and the ``"twins"``
         moves (see :func:`_toggles`) until none is left; ``m``: the move that
         led to ``state`` from a state with none left."""
@@ -26,10 +60,10 @@ class _Moves:
                 return state, done
             i, n, d, _ = toggles[0]
             m = (0, i, n, d)
-            state, more = self._safe_after(self._apply(state, m), m)
+            state, more = self._safe_after(self.apply(state, m), m)
             done = done + [m] + more
 
-    def _safe_after(self, state, m):
+    def _safe_after(self, state: State, m: Move | None) -> tuple[State, list[Move]]:
         """:meth:`_safe_autos` of ``state``, reached by ``m`` from a state
         where none was left: after a run moved between columns only the card
         it uncovered can go up (nothing else changed), so only it is
@@ -44,12 +78,13 @@ class _Moves:
                 return state, _EMPTY
         return self._safe_autos(state)
 
-    def _safe_autos(self, state):
+    def _safe_autos(self, state: State) -> tuple[State, list[Move]]:
         """Apply the ``"safe"`` moves (see :func:`kosynka.safety.safe`) until none is left."""
         if not self._safe_on:
             return state, _EMPTY
         cols, talon, p, found, r = state
-        done = None
+        done: list[Move] | None = None
+        mv: Move
         while True:
             # the (at most 4) cards the foundations take next that are safe
             f0, f1, f2, f3 = found
@@ -96,7 +131,7 @@ class _Moves:
             return state, _EMPTY
         return (cols, talon, p, found, r), done
 
-    def _reach(self, talon, p, r):
+    def _reach(self, talon: bytes, p: int, r: int) -> dict[int, bool]:
         can = self.limit is None or r < self.limit
         k = (len(talon), p, can)
         v = self._reach_cache.get(k)
@@ -104,7 +139,7 @@ class _Moves:
             v = self._reach_cache[k] = dict(_talon_reach(len(talon), p, self.draw, can))
         return v
 
-    def _moves(self, state):
+    def moves(self, state: State) -> list[Move]:
         """Ordered moves of ``state``: ``(0, src, n, dst)`` column run of n
         cards (dst -1 = foundation); ``(1, i, dst, redeal)`` talon card i;
         ``(2, suit, dst)`` foundation → column; ``(3, first, second)`` two
@@ -123,12 +158,13 @@ class _Moves:
                         or any(c in col for col in cols)):
                     continue
                 tog = (0, i, n, d)
-                for sc, m in self._onto(self._apply(state, tog), i, x):
+                for sc, m in self._onto(self.apply(state, tog), i, x):
                     scored.append((sc, (3, tog, m)))
         scored.sort(key=_first, reverse=True)
         return [m for _, m in scored]
 
-    def _tail(self, cols, found, c):
+    def _tail(self, cols: tuple[bytes, ...], found: Foundations,
+              c: int) -> tuple[int, int, int] | None:
         """``(column, length, score)`` of the tail headed by the face-up card
         ``c`` if it can move as one run (it lies under a run to the top), else
         ``None``; the score is :meth:`_scored`'s for moving it."""
@@ -152,24 +188,27 @@ class _Moves:
             return j, n - k, S[6]
         return None
 
-    def _onto(self, state, i, x):
+    def _onto(self, state: State, i: int, x: int) -> Scored:
         """The moves of :meth:`_scored` that use the card ``x`` at the top of
         column ``i``: ``x`` to its foundation, or a child of ``x`` onto it
         (the second move of a ``"twins"`` pair), with their scores."""
         cols, talon, p, found, r = state
         S = self.scores
-        out = []
+        out: Scored = []
         col = cols[i]
         if found[x & 3] == x >> 2:
             j = len(col) - 1
             out.append((S[1] + j if j > 0 and col[j - 1] >= _FD else S[0], (0, i, 1, -1)))
-        reach = False
+        looked = False
+        reach: dict[int, bool] | None = None
         for c in _KIDS[x]:
             if c in talon:
-                if reach is False:
+                if not looked:
+                    looked = True
                     reach = (None if self.draw == 1 and (self.limit is None or r < self.limit)
                              else self._reach(talon, p, r))
                 t = talon.index(c)
+                red: bool | None
                 if reach is None:
                     red = self.limit is not None and t < p - 1
                 else:
@@ -201,14 +240,14 @@ class _Moves:
                 out.append((tl[2], (0, tl[0], tl[1], i)))
         return out
 
-    def _scored(self, state):
+    def _scored(self, state: State) -> Scored:
         """The moves of ``state`` but the ``"twins"`` pairs, with their
         ordering scores."""
         cols, talon, p, found, r = state
         S_F, S_FR, S_E, S_R, S_RJ, S_PF, S_P, S_T, S_TR, S_TF, S_TK = self.scores
-        scored = []
+        scored: Scored = []
         add = scored.append
-        tops = {}
+        tops: dict[int, int] = {}
         empty = -1
         for i in range(7):
             col = cols[i]
@@ -220,7 +259,7 @@ class _Moves:
         sym = self._sym
         stream = self._stream
         pair = self._pair
-        tails = {}                  # head of a movable tail -> (column, length, score)
+        tails: dict[int, tuple[int, int, int]] = {}    # head of a movable tail -> (column, length, score)
         for i in range(7):
             col = cols[i]
             if not col:
@@ -265,11 +304,12 @@ class _Moves:
                 j -= 1
                 card = below
         if talon:
+            reach: dict[int, bool] | None
             if self.draw == 1 and (self.limit is None or r < self.limit):
                 reach = None                        # every talon card
             else:
                 reach = self._reach(talon, p, r)
-            cands = []
+            cands: list[tuple[int, int]] = []
             for s in range(4):
                 k = found[s]
                 if k < 13:
@@ -284,6 +324,7 @@ class _Moves:
                 if c not in talon:
                     continue
                 i = talon.index(c)
+                red: bool | None
                 if reach is None:
                     red = self.limit is not None and i < p - 1
                 else:
@@ -326,10 +367,10 @@ class _Moves:
                     add((1, (2, s, empty)))
         return scored
 
-    def _apply(self, state, m):
+    def apply(self, state: State, m: Move) -> State:
         kind = m[0]
         if kind == 3:
-            return self._apply(self._apply(state, m[1]), m[2])
+            return self.apply(self.apply(state, m[1]), m[2])
         cols, talon, p, found, r = state
         if kind == 0:
             _, i, n, d = m
@@ -375,5 +416,5 @@ class _Moves:
 
 
 
-def _first(x):
+def _first(x: tuple[int, Move]) -> int:
     return x[0]

@@ -4,10 +4,12 @@ turns (see :mod:`kosynka.solver`), and :func:`solve` runs it to the end."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
+from typing import Any
 
 from ..position import Position, Rules
 from .proofs import ALL_PRUNING
-from .search import SolveResult, _Search, _Sliced, streamlined_search
+from .search import Clock, SolveResult, _Search, _Sliced, streamlined_search
 
 
 class Solver(_Sliced):
@@ -56,8 +58,8 @@ class Solver(_Sliced):
     sliced (a best-first turn may overrun by one node's children)."""
 
     def __init__(self, position: Position, max_states: int | None = None,
-                 max_seconds: float | None = None, prune=ALL_PRUNING,
-                 streamline: bool = True, clock=time.perf_counter) -> None:
+                 max_seconds: float | None = None, prune: Iterable[str] = ALL_PRUNING,
+                 streamline: bool = True, clock: Clock = time.perf_counter) -> None:
         self.max_states = max_states
         self.max_seconds = max_seconds
         self._clock = clock
@@ -97,7 +99,7 @@ class Solver(_Sliced):
         """States searched so far, all searches together."""
         return self._spent + sum(s.states for s in self._searches)
 
-    def step(self, n: int = 1000):
+    def step(self, n: int = 1000) -> SolveResult | None:
         """Search about ``n`` more states; ``None`` while running, else the
         :class:`SolveResult`."""
         if self.result is not None:
@@ -134,7 +136,7 @@ class Solver(_Sliced):
         self.seconds += clock() - t0
         return None
 
-    def _finish(self, result: str, moves: list, t0: float) -> SolveResult:
+    def _finish(self, result: str, moves: list[str], t0: float) -> SolveResult:
         self.seconds += self._clock() - t0
         self.result = SolveResult(result, list(moves), self.states, self.seconds)
         self._spent = self.states
@@ -152,7 +154,8 @@ def _with_redeals(position: Position, redeals: int) -> Position:
 
 
 def solve(position: Position, max_states: int | None = None,
-          max_seconds: float | None = None, prune=ALL_PRUNING, **kw) -> SolveResult:
+          max_seconds: float | None = None, prune: Iterable[str] = ALL_PRUNING,
+          **kw: Any) -> SolveResult:
     """Decide ``position`` under ``position.rules``; see the module docstring."""
     return Solver(position, max_states, max_seconds, prune, **kw).run()
 

@@ -86,7 +86,23 @@ the forced moves of most children, which are states met before.
 
 from __future__ import annotations
 
+from typing import Any, TypeAlias
+
 from ..cards import PARENTS
+
+Columns: TypeAlias = tuple[bytes, ...]
+"""The seven columns, each ``bytes`` bottom → top, a face-down card as ``card + 64``."""
+Foundations: TypeAlias = tuple[int, ...]
+"""Cards on each suit's foundation (four counts)."""
+State: TypeAlias = tuple[Columns, bytes, int, Foundations, int]
+"""A packed state: columns, talon (waste then stock, deal order), talon
+pointer, foundations, redeals used (see :mod:`kosynka.solver`)."""
+Move: TypeAlias = tuple[Any, ...]
+"""A packed move, one of the tuples listed in
+:meth:`kosynka.solver.moves._Moves.moves` (kinds 0–3, the pair of kind 3
+holding two moves): plain tuples of ints for speed, so typed loosely."""
+Toggle: TypeAlias = tuple[int, int, int, int]
+"""A run move between twins: ``(column, length, to, twin)``."""
 
 ALL_PRUNING = frozenset({"safe", "symmetry", "pointer", "redeals", "talon", "twins", "stock",
                          "deadend", "relax"})
@@ -94,13 +110,13 @@ ALL_PRUNING = frozenset({"safe", "symmetry", "pointer", "redeals", "talon", "twi
 _FDB = bytes(range(64, 128))
 _FD = 64                      # face-down flag added to a card in a column
 _PAR = tuple(PARENTS) + tuple(() for _ in range(128 - 52))   # face-down: none
-_EMPTY: list = []
+_EMPTY: list[Move] = []
 _KIDS = tuple(tuple(c for c in range(52) if q in PARENTS[c]) for q in range(52))
 _SIB = (3, 2, 1, 0)           # the other suit of the same colour
 _TWIN = tuple((c & ~3) | _SIB[c & 3] for c in range(52))   # same rank and colour
 
 
-def _toggles(cols, higher_only: bool = False):
+def _toggles(cols: Columns, higher_only: bool = False) -> list[Toggle]:
     """``"twins"``: the runs that can move from one twin to the other (twins:
     two cards of one rank and colour, both face up), as ``(column, length,
     to, x)``: the run on twin ``x`` in ``column`` may go to the other twin,
@@ -134,7 +150,7 @@ def _toggles(cols, higher_only: bool = False):
     the exhaustive search reaches a won state. The rule does not need every
     run moved to the lower twin (it only merges more states when it is).
     """
-    out = []
+    out: list[Toggle] = []
     every = b"".join(cols)
     for d in range(7):
         top = cols[d]
@@ -159,7 +175,7 @@ def _toggles(cols, higher_only: bool = False):
     return out
 
 
-def _dead(cols) -> set:
+def _dead(cols: Columns) -> set[int]:
     """``"deadend"``: the cards of the layout stuck for good, so that the
     position is lost (an empty set if none is). (Checked on the position
     searched from.)
@@ -219,7 +235,7 @@ def _dead(cols) -> set:
     return stuck
 
 
-def _relaxed(cols, talon, found) -> set:
+def _relaxed(cols: Columns, talon: bytes, found: Foundations) -> set[int]:
     """``"relax"``: the cards a relaxed game never puts on their foundations
     from the position with columns ``cols``, talon ``talon`` and
     ``found[s]`` cards on foundation ``s``; the position is lost if any.
@@ -289,7 +305,7 @@ def _relaxed(cols, talon, found) -> set:
         tal[c] = True
     above = [-2] * 52           # the card on it at the start, -1 none; -2 not a column card
     carrier = [-1] * 52         # the face-up parent it lies on at the start
-    ends = [()] * 52            # what lies on each card of its starting run
+    ends: list[list[int]] = [[]] * 52   # what lies on each card of its starting run
     bottoms = []
     empty = False
     for col in cols:
@@ -310,10 +326,10 @@ def _relaxed(cols, talon, found) -> set:
                 on.append(col[k + 1] & 63 if k + 1 < n else -1)
             ends[c] = on
 
-    def gone(x):
+    def gone(x: int) -> bool:
         return x == -1 or moved[x] or home[x]
 
-    def top(p):
+    def top(p: int) -> bool:
         return moved[p] or (above[p] != -2 and gone(above[p]))
 
     changed = True
@@ -334,7 +350,8 @@ def _relaxed(cols, talon, found) -> set:
     return {c for c in range(52) if not home[c]}
 
 
-def _held(h: int, cols, pos, stuck, top) -> bool:
+def _held(h: int, cols: Columns, pos: dict[int, tuple[int, int]], stuck: set[int],
+          top: list[int]) -> bool:
     """Conditions 2–4 of :func:`_dead` for the card ``h`` of the set ``stuck``;
     ``top``: the height of the highest card of the set in each column."""
     for q in PARENTS[h]:
@@ -357,7 +374,7 @@ def _held(h: int, cols, pos, stuck, top) -> bool:
     return False
 
 
-def _talon_reach(n: int, p: int, draw: int, can_redeal: bool):
+def _talon_reach(n: int, p: int, draw: int, can_redeal: bool) -> list[tuple[int, bool]]:
     """Indices of the talon cards that can become the top of the waste by taps
     of the stock alone, each with a flag: does it take a redeal.
 
@@ -372,8 +389,8 @@ def _talon_reach(n: int, p: int, draw: int, can_redeal: bool):
     the state without it has the same piles and fewer redeals used, so it does
     at least as well (any line from the other one is legal from it).
     """
-    out = []
-    seen = set()
+    out: list[tuple[int, bool]] = []
+    seen: set[int] = set()
     if p > 0:
         out.append((p - 1, False))
         seen.add(p - 1)
@@ -392,7 +409,8 @@ def _talon_reach(n: int, p: int, draw: int, can_redeal: bool):
     return out
 
 
-def _dominates(p0: int, r0: int, p1: int, r1: int, n: int, draw: int, limit) -> bool:
+def _dominates(p0: int, r0: int, p1: int, r1: int, n: int, draw: int,
+               limit: int | None) -> bool:
     """``"stock"``: does the state with talon pointer ``p0`` and ``r0``
     redeals used do at least as well as the one with the same piles (a talon
     of ``n`` cards) and ``p1``, ``r1``? ``limit`` ``None``: unlimited redeals

@@ -7,11 +7,33 @@ from __future__ import annotations
 
 import heapq
 import time
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias
 
 from ..position import DRAW, FOUNDATION, WASTE, Position
-from .moves import _Moves
-from .proofs import _FD, _FDB, ALL_PRUNING, _dead, _dominates, _relaxed
+from .moves import Scores, _Moves
+from .proofs import (
+    _FD,
+    _FDB,
+    ALL_PRUNING,
+    Columns,
+    Move,
+    State,
+    _dead,
+    _dominates,
+    _relaxed,
+)
+
+Clock: TypeAlias = Callable[[], float]
+Step: TypeAlias = tuple[Move, list[Move]]
+"""A step of a line: a move and the forced moves after it."""
+Frame: TypeAlias = list[Any]
+"""A frame of the depth-first stack, a list for speed: ``[state, moves,
+index of the next move, step that led here or None]``."""
+Link: TypeAlias = "tuple[bytes, Move, list[Move]] | Literal[False] | None"
+"""Best-first: how a key was reached, ``(parent key, move, forced moves)``;
+``None`` for the root, ``False`` for a state before its forced moves."""
 
 
 @dataclass
@@ -24,7 +46,7 @@ class SolveResult:
     states: int = 0
     seconds: float = 0.0
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"result": self.result, "moves": list(self.moves),
                 "states": self.states, "seconds": round(self.seconds, 4)}
 
@@ -32,6 +54,11 @@ class SolveResult:
 
 class _Sliced:
     """``run()`` for a search with a ``step(n)`` that returns ``None`` until done."""
+
+    def step(self, n: int = 1000) -> SolveResult | None:
+        """Search about ``n`` more states; ``None`` while running, else the
+        :class:`SolveResult`."""
+        raise NotImplementedError
 
     def run(self) -> SolveResult:
         """Search to the end (or the budget)."""
@@ -41,7 +68,7 @@ class _Sliced:
                 return res
 
 
-class _Search(_Moves, _Sliced):
+class _Search(_Sliced):
     """One sliced search over one space (sound, or streamlined when
     ``streamline``); :class:`Solver` runs them. ``step(n)`` searches exactly
     ``n`` more new states unless the search ends first, so the outcome depends
@@ -60,12 +87,12 @@ class _Search(_Moves, _Sliced):
     (see :class:`kosynka.solver.Solver`)."""
 
     def __init__(self, position: Position, max_states: int | None = None,
-                 max_seconds: float | None = None, prune=ALL_PRUNING,
-                 strategy: str = "dfs", weights=(3, 1, 0), scores=None,
-                 clock=time.perf_counter, streamline: bool = False) -> None:
+                 max_seconds: float | None = None, prune: Iterable[str] = ALL_PRUNING,
+                 strategy: str = "dfs", weights: tuple[int, int, int] = (3, 1, 0),
+                 scores: Scores | None = None, clock: Clock = time.perf_counter,
+                 streamline: bool = False) -> None:
         self._clock = clock
         self._stream = streamline
-        self.scores = scores or self.SCORES
         self.strategy = strategy
         self._wd, self._wf, self._wt = weights
         self.position = position.copy()
@@ -75,37 +102,37 @@ class _Search(_Moves, _Sliced):
         self.max_states = max_states
         self.max_seconds = max_seconds
         self.prune = frozenset(prune)
-        self._safe_on = "safe" in self.prune
+        self._gen = _Moves(self.draw, self.limit, self.prune, scores or self.SCORES, streamline)
         self._sym = "symmetry" in self.prune
         self._key_p = not ("pointer" in self.prune and self.draw == 1 and self.limit is None)
         self._key_r = not ("redeals" in self.prune and self.limit is None)
-        self._auto_talon = self._safe_on and self.draw == 1 and self.limit is None
-        self._pair = "talon" in self.prune and self.draw == 1 and self.limit is None
-        self._twins = "twins" in self.prune
         # "stock": same piles, talon pointer / redeals used compared by taps
         self._dom = ("stock" in self.prune and not streamline and strategy == "dfs"
                      and self._key_p)
-        self._fresh = self._fresh_dom if self._dom else self._fresh_set
+        self._fresh: Callable[[State], bool] = self._fresh_dom if self._dom else self._fresh_set
         # unlimited redeals: the count is ignored ("redeals") or compared
         self._dom_limit = (self.limit if self.limit is not None or not self._key_r
                            else 1 << 30)
         self.states = 0
         self.seconds = 0.0
         self.result: SolveResult | None = None
-        self._seen: set = set()
-        self._reach_cache: dict = {}
+        self._seen: set[bytes] = set()
+        self._met: dict[bytes, list[tuple[int, int]]] = {}     # "stock": pointers met
+        self._parents: dict[bytes, Link] = {}
+        self._heap: list[tuple[int, int, State, bytes]] = []
         cols = tuple(bytes([c + _FD for c in col[:d]] + list(col[d:]))
-                     for col, d in zip(position.columns, position.down))
+                     for col, d in zip(position.columns, position.down, strict=True))
         talon = bytes(position.waste) + bytes(reversed(position.stock))
         state = (cols, talon, len(position.waste), tuple(position.foundations),
                  position.redeals_used)
-        state, autos = self._autos(state)
+        state, autos = self._gen.autos(state)
         self._root_autos = autos
-        self._stack: list = []
+        self._root = state
+        self._stack: list[Frame] = []
         self._start(state)
 
     # ------------------------------------------------------------ keys
-    def _key(self, state) -> bytes:
+    def _key(self, state: State) -> bytes:
         cols, talon, p, found, r = state
         ck = b"\xff".join(sorted(cols) if self._sym else cols)
         if self._dom:
@@ -113,7 +140,7 @@ class _Search(_Moves, _Sliced):
         return ck + b"\xfe" + talon + bytes((p if self._key_p else 0,
                                              r if self._key_r else 0))
 
-    def _fresh_set(self, state) -> bool:
+    def _fresh_set(self, state: State) -> bool:
         """Is ``state`` new? (Then it is recorded as met.)"""
         k = self._key(state)
         seen = self._seen
@@ -122,16 +149,16 @@ class _Search(_Moves, _Sliced):
         seen.add(k)
         return True
 
-    def _fresh_dom(self, state) -> bool:
+    def _fresh_dom(self, state: State) -> bool:
         """``"stock"``: is ``state`` neither met before nor dominated by a
         state met before? Two states with the same piles (the key without
         the talon pointer and the redeals used) are compared with
         :func:`_dominates`."""
         k = self._key(state)
         p, r = state[2], state[4]
-        met = self._seen.get(k)
+        met = self._met.get(k)
         if met is None:
-            self._seen[k] = [(p, r)]
+            self._met[k] = [(p, r)]
             return True
         n = len(state[1])
         draw, limit = self.draw, self._dom_limit
@@ -141,8 +168,7 @@ class _Search(_Moves, _Sliced):
         met.append((p, r))
         return True
 
-    def _start(self, state) -> None:
-        self._seen = {} if self._dom else set()
+    def _start(self, state: State) -> None:
         self._fresh(state)
         self.states = 1
         if sum(state[3]) == 52:
@@ -153,16 +179,15 @@ class _Search(_Moves, _Sliced):
                                      and _relaxed(state[0], state[1], state[3]))):
             self.result = SolveResult("lost", [], self.states, self.seconds)
             return
-        self._root = state
         if self.strategy == "best":
             k = self._key(state)
             self._parents = {k: None}
             self._heap = [(0, 0, state, k)]
             return
-        self._stack.append([state, self._moves(state), 0, None])
+        self._stack.append([state, self._gen.moves(state), 0, None])
 
     # ------------------------------------------------------------ search
-    def step(self, n: int = 1000):
+    def step(self, n: int = 1000) -> SolveResult | None:
         """Search about ``n`` more states; ``None`` while running, else the
         :class:`SolveResult`."""
         if self.result is not None:
@@ -173,9 +198,10 @@ class _Search(_Moves, _Sliced):
         t0 = clock()
         stack = self._stack
         fresh = self._fresh
-        apply = self._apply
-        autos = self._autos
-        moves = self._moves
+        gen = self._gen
+        apply = gen.apply
+        autos = gen.autos
+        moves = gen.moves
         max_states = self.max_states
         max_seconds = self.max_seconds
         budget = n
@@ -216,7 +242,7 @@ class _Search(_Moves, _Sliced):
         self.seconds += clock() - t0
         return self._end_slice()
 
-    def _end_slice(self):
+    def _end_slice(self) -> SolveResult | None:
         """After a slice: the ``unknown`` result if the budget is spent (the
         search structures are dropped), else ``None``."""
         if ((self.max_states is not None and self.states >= self.max_states)
@@ -224,27 +250,29 @@ class _Search(_Moves, _Sliced):
             self.result = SolveResult("unknown", [], self.states, self.seconds)
             self._stack = []
             self._seen = set()
+            self._met = {}
             self._heap = []
             self._parents = {}
             return self.result
         return None
 
-    def _h(self, st) -> int:
+    def _h(self, st: State) -> int:
         """Best-first priority (lower first): a heuristic only."""
         cols, talon, p, found, r = st
         allc = b"".join(cols)
         down = len(allc) - len(allc.translate(None, _FDB))
         return self._wd * down + self._wf * (52 - found[0] - found[1] - found[2] - found[3]) + self._wt * len(talon)
 
-    def _step_best(self, n: int):
+    def _step_best(self, n: int) -> SolveResult | None:
         clock = self._clock
         t0 = clock()
         heap = self._heap
         parents = self._parents
         key = self._key
-        apply = self._apply
-        autos = self._autos
-        moves = self._moves
+        gen = self._gen
+        apply = gen.apply
+        autos = gen.autos
+        moves = gen.moves
         hfun = self._h
         push = heapq.heappush
         pop = heapq.heappop
@@ -275,10 +303,10 @@ class _Search(_Moves, _Sliced):
                 budget -= 1
                 if sum(st2[3]) == 52:
                     self.seconds += clock() - t0
-                    path = []
+                    path: list[Step] = []
                     while True:
                         link = parents[k2]
-                        if link is None:
+                        if not link:        # the root (a chain never holds False)
                             break
                         k2, m2, done2 = link
                         path.append((m2, done2))
@@ -301,22 +329,24 @@ class _Search(_Moves, _Sliced):
         steps = [frame[3] for frame in self._stack[1:]]
         self._stack = []
         self._seen = set()
+        self._met = {}
         return self._won(self._shorten(root, steps))
 
-    def _shorten(self, root, steps):
+    def _shorten(self, root: State, steps: list[Step]) -> list[Move]:
         """The internal moves of a winning line, with detours cut: from each
         state of the line, jump to the latest later state of the line that one
         move reaches (depth-first search wanders; this is cosmetic and sound,
         since every jump is a legal move to a state of the winning line)."""
+        gen = self._gen
         states = [root]
-        for m, done in steps:
-            states.append(self._autos(self._apply(states[-1], m))[0])
+        for m, _done in steps:
+            states.append(gen.autos(gen.apply(states[-1], m))[0])
         kp, kr = self._key_p, self._key_r
 
-        def exact(st):                      # columns in place: no symmetry here
+        def exact(st: State) -> tuple[Columns, bytes, int, int]:   # columns in place
             return (st[0], st[1], st[2] if kp else 0, st[4] if kr else 0)
 
-        last = {}
+        last: dict[tuple[Columns, bytes, int, int], int] = {}
         for i, st in enumerate(states):
             last[exact(st)] = i
         path = list(self._root_autos)
@@ -325,8 +355,8 @@ class _Search(_Moves, _Sliced):
         while i < n:
             best, bm, bd = i + 1, steps[i][0], steps[i][1]
             if i + 1 < n:
-                for m in self._moves(states[i]):
-                    st2, done = self._autos(self._apply(states[i], m))
+                for m in gen.moves(states[i]):
+                    st2, done = gen.autos(gen.apply(states[i], m))
                     j = last.get(exact(st2), -1)
                     if j > best:
                         best, bm, bd = j, m, done
@@ -335,13 +365,13 @@ class _Search(_Moves, _Sliced):
             i = best
         return path
 
-    def _won(self, path) -> SolveResult:
+    def _won(self, path: list[Move]) -> SolveResult:
         moves = _notation(self.position, path)
         self.result = SolveResult("won", moves, self.states, self.seconds)
         return self.result
 
 
-def streamlined_search(position: Position, **kw) -> _Search:
+def streamlined_search(position: Position, **kw: Any) -> _Search:
     """The streamlined search: best-first when the redeals are limited (there
     it wins about 1.4× as many deals within 5,000 states as depth-first:
     Turn Three deals 0–99, 32 against 23), depth-first otherwise (more wins
@@ -359,7 +389,7 @@ def streamlined_search(position: Position, **kw) -> _Search:
 
 
 
-def _flat(path):
+def _flat(path: Iterable[Move]) -> Iterator[Move]:
     """Internal moves with each compound ``(3, first, second)`` split up."""
     for m in path:
         if m[0] == 3:
@@ -368,7 +398,7 @@ def _flat(path):
             yield m
 
 
-def _notation(position: Position, path) -> list[str]:
+def _notation(position: Position, path: list[Move]) -> list[str]:
     """Expand internal moves into the pinned notation by playing them on a copy
     of the engine's position (a talon move becomes its ``D`` taps)."""
     pos = position.copy()

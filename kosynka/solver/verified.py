@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..deals import MAX_DEAL
 from ..position import Position, Rules
-from .search import streamlined_search
+from .search import SolveResult, streamlined_search
 
 VERIFY_STATES = 2000
 """Default state budget for a verified deal (deterministic everywhere), for
@@ -32,9 +32,9 @@ class VerifiedDealSearch:
         self.number = start
         self.tried = 0
         self._solver = streamlined_search(Position.deal(start, rules), max_states=max_states)
-        self.result = None
+        self.result: tuple[int, SolveResult] | None = None
 
-    def step(self, n: int = 1000):
+    def step(self, n: int = 1000) -> tuple[int, SolveResult] | None:
         if self.result is not None:
             return self.result
         res = self._solver.step(n)
@@ -54,7 +54,7 @@ class VerifiedDealSearch:
 
 
 def verified_deal(start: int, rules: Rules = Rules(),
-                  max_states: int = VERIFY_STATES):
+                  max_states: int = VERIFY_STATES) -> tuple[int, SolveResult]:
     """V1: ``(number, SolveResult)`` of the first deal at or after ``start``
     that the solver wins within ``max_states`` states; :class:`NoVerifiedDealError`
     if none up to the last deal number (only ever near 2**64-1)."""

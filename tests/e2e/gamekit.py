@@ -57,12 +57,12 @@ def reset_table(page):
     if page.locator("#sheet [data-action=confirm]").count():
         page.click("#sheet [data-action=confirm]")
         page.wait_for_function(f"document.body.dataset.deal === '{neutral}'")
+    if page.get_attribute("[data-action=hint]", "aria-pressed") == "true":
+        page.click("[data-action=hint]")
     # nothing kept on the device but the verified deals prepared ahead (the page
     # holds them in memory too)
     page.evaluate("(() => { const next = localStorage.getItem('kosynka.next'); localStorage.clear();"
                   " if (next) localStorage.setItem('kosynka.next', next); })()")
-    if page.get_attribute("[data-action=hint]", "aria-pressed") == "true":
-        page.click("[data-action=hint]")
 
 
 def table(page) -> dict:
@@ -82,7 +82,7 @@ def expected_table(game: Game) -> dict:
     out = {"stock": ["?"] * len(p.stock), "waste": [card_name(c) for c in p.waste]}
     for k, n in enumerate(p.foundations):
         out[f"f{k + 1}"] = [card_name(make_card(r, k)) for r in range(n)]
-    for i, (col, d) in enumerate(zip(p.columns, p.down)):
+    for i, (col, d) in enumerate(zip(p.columns, p.down, strict=True)):
         out[f"t{i + 1}"] = ["?" if j < d else card_name(c) for j, c in enumerate(col)]
     return out
 

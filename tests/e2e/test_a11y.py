@@ -9,15 +9,21 @@ import json
 from pathlib import Path
 
 import pytest
+from gamekit import (
+    WIN_DEAL,
+    expected_table,
+    open_deal,
+    quiet_page,
+    saved_game_script,
+    solver_line,
+    table,
+    wait_moves,
+)
 
 from kosynka.cards import card_name, parse_card
 from kosynka.game import Game
-
 from web import layout, speech
 from web.i18n import t
-
-from gamekit import (WIN_DEAL, expected_table, open_deal, quiet_page, saved_game_script, solver_line, table,
-                     wait_moves)
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"

@@ -11,9 +11,18 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from racekit import (hand_over, host_table, invite_link, join, open_page, play, ready, resign, start,
-                     wait_race)
+from racekit import (
+    hand_over,
+    host_table,
+    invite_link,
+    join,
+    open_page,
+    play,
+    ready,
+    resign,
+    start,
+    wait_race,
+)
 from test_a11y import _axe
 from test_a11y_screens import shots  # noqa: F401 (a fixture)
 

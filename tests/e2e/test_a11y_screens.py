@@ -10,10 +10,9 @@ import os
 from pathlib import Path
 
 import pytest
+from gamekit import quiet_page, saved_game_script
 
 from kosynka.game import Game
-
-from gamekit import quiet_page, saved_game_script
 
 # deal 31 and a line of moves that builds column 7 to 18 cards (found by a random
 # search that always plays onto column 7; its first face-up card is a king)

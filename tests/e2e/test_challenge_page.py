@@ -12,12 +12,20 @@ from __future__ import annotations
 
 import json
 
+from conftest import _watch
+from gamekit import (
+    NO_BOOT_EXTRAS,
+    WIN_DEAL,
+    at_f1,
+    play_by_taps,
+    quiet_page,
+    solver_line,
+    wait_moves,
+)
+from test_a11y import _axe
+
 from kosynka import challenge as C
 from kosynka.game import Game
-
-from conftest import _watch
-from test_a11y import _axe
-from gamekit import NO_BOOT_EXTRAS, WIN_DEAL, at_f1, play_by_taps, quiet_page, solver_line, wait_moves
 
 SW_ACTIVE = "document.documentElement.dataset.sw === 'active' && !!navigator.serviceWorker.controller"
 NAME = "localStorage.setItem('kosynka.race.name', %s)"

@@ -10,10 +10,17 @@ from __future__ import annotations
 import random
 
 import pytest
+from gamekit import (
+    NO_BOOT_EXTRAS,
+    WIN_DEAL,
+    counter,
+    open_deal,
+    solver_line,
+    table_frame,
+    tap_points,
+)
 
 from kosynka.game import Game
-
-from gamekit import NO_BOOT_EXTRAS, WIN_DEAL, counter, open_deal, solver_line, table_frame, tap_points
 
 
 @pytest.mark.parametrize("kind", ["desktop", "phone"])

@@ -5,12 +5,21 @@ language (L1), corrupt saves."""
 from __future__ import annotations
 
 import pytest
+from gamekit import (
+    NO_BOOT_EXTRAS,
+    counter,
+    deal_with_move,
+    expected_table,
+    open_deal,
+    pile_of,
+    play_by_taps,
+    table,
+    tap_card,
+    tap_pile,
+    wait_moves,
+)
 
 from kosynka.game import Game
-
-from gamekit import (NO_BOOT_EXTRAS, counter, deal_with_move, expected_table, open_deal,
-                     pile_of, play_by_taps, table, tap_card, tap_pile, wait_moves)
-
 
 
 @pytest.fixture
@@ -118,6 +127,24 @@ def test_hints_outline_every_target_C4(table_page, base_url, wait_ready):
     assert outline.startswith("rgb(255, 31, 45")
     tap_card(table_page, card)
     assert table_page.locator("[data-hint]").count() == 0
+
+
+def test_hints_are_remembered_across_a_reload_issue32_P2(table_page, base_url, wait_ready):
+    number, move = deal_with_move(("col",))
+    open_deal(table_page, base_url, wait_ready, number)
+    table_page.click("[data-action=hint]")
+    table_page.reload()
+    wait_ready(table_page)
+    assert table_page.get_attribute("[data-action=hint]", "aria-pressed") == "true"
+    card = move.split(">")[0]
+    tap_card(table_page, card)
+    assert table_page.locator("[data-hint]").count() > 0
+    tap_card(table_page, card)
+    table_page.click("[data-action=hint]")  # off again, and so after the next reload
+    table_page.reload()
+    wait_ready(table_page)
+    assert table_page.get_attribute("[data-action=hint]", "aria-pressed") == "false"
+    assert not table_page.errors
 
 
 def _drag(page, card: str, pile: str, touch: bool):

@@ -7,13 +7,24 @@ from __future__ import annotations
 
 import json
 
+from gamekit import (
+    NO_BOOT_EXTRAS,
+    WIN_DEAL,
+    at_f1,
+    counter,
+    expected_table,
+    open_deal,
+    play_by_taps,
+    solver_line,
+    table,
+    wait_moves,
+)
+
 from kosynka import deals
 from kosynka.game import Game
 from kosynka.position import Rules
 from kosynka.solver import verified_deal
 
-from gamekit import (NO_BOOT_EXTRAS, WIN_DEAL, at_f1, counter, expected_table, open_deal, play_by_taps,
-                     solver_line, table, wait_moves)
 
 def make_page(new_context, kind="phone", **opts):
     ctx = new_context(kind, boot=NO_BOOT_EXTRAS, reduced_motion="reduce", **opts)

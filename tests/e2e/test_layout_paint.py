@@ -7,14 +7,12 @@ from __future__ import annotations
 import math
 
 import pytest
+from conftest import DESKTOP, PHONE
+from gamekit import saved_game_script
 
 from kosynka import Game
 from kosynka.position import Position
-
 from web import layout
-
-from conftest import DESKTOP, PHONE
-from gamekit import saved_game_script
 
 PAINTED = """() => {
     const t = document.getElementById('table');
@@ -92,7 +90,7 @@ def test_another_size_paints_the_nearest_reference_scaled(browser, server):
     for name, (x, y, cards) in _backs(got).items():
         wx, wy, wcards = want[name]
         assert len(cards) == len(wcards)
-        for (cx, cy), (wcx, wcy) in zip(cards, wcards):
+        for (cx, cy), (wcx, wcy) in zip(cards, wcards, strict=True):
             worst = max(worst, math.hypot(x + cx - wx - wcx, y + cy - wy - wcy))
             assert 0 <= x + cx and x + cx + float(got["cw"][:-2]) <= got["w"]
     assert worst <= 6, f"the first paint is {worst:.1f} px off the layout"

@@ -9,7 +9,6 @@ import json
 import shutil
 from pathlib import Path
 
-
 from conftest import ROOT, StaticServer, wait_ready
 
 HTML = "document.documentElement.dataset"

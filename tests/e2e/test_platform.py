@@ -9,7 +9,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import ROOT, wait_ready
 
 HTML = "document.documentElement.dataset"
@@ -75,7 +74,7 @@ def test_second_launch_boots_from_memory_snapshot(new_context, base_url):
     for _ in range(2):
         page = ctx.new_page()
         said = []
-        page.on("console", lambda m: said.append(f"{m.type}: {m.text[:300]}"))
+        page.on("console", lambda m, said=said: said.append(f"{m.type}: {m.text[:300]}"))
         page.goto(base_url)
         wait_ready(page)
         boot = page.evaluate(f"[{HTML}.boot, JSON.stringify(globalThis.kosynkaBootTiming)]")

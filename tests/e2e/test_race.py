@@ -6,8 +6,17 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from racekit import (host_table, join, line, open_page, opponent, play, ready,
-                     start, wait_race)
+from racekit import (
+    host_table,
+    join,
+    line,
+    open_page,
+    opponent,
+    play,
+    ready,
+    start,
+    wait_race,
+)
 
 EVIL = "<svg onload=alert(1)>"
 SHOTS = Path(__file__).resolve().parents[2] / "tests" / "e2e" / "shots"

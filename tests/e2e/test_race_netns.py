@@ -28,9 +28,8 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 import netns
+import pytest
 from conftest import BOOT_SCRIPT, CHROMIUM, PHONE, READY_TIMEOUT_MS, wait_ready
 from gamekit import NO_BOOT_EXTRAS
 from racekit import Seat, play, ready, room_state, start, wait_race

@@ -16,11 +16,21 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import BOOT_SCRIPT, CHROMIUM, DESKTOP, PHONE, _same_origin, wait_ready
 from gamekit import NO_BOOT_EXTRAS
-from racekit import (Seat, hand_over, invite_link, join_table, line, play, ready, room_state,
-                     start, table_link, wait_race)
+from racekit import (
+    Seat,
+    hand_over,
+    invite_link,
+    join_table,
+    line,
+    play,
+    ready,
+    room_state,
+    start,
+    table_link,
+    wait_race,
+)
 
 from tools import relay as relay_tool
 from tools.chromium import chromium_args

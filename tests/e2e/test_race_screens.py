@@ -22,11 +22,19 @@ import os
 from pathlib import Path
 
 import pytest
-
 from conftest import BOOT_SCRIPT, DESKTOP, PHONE, _same_origin
 from gamekit import NO_BOOT_EXTRAS
-from racekit import (Seat, hand_over, invite_link, join, open_page, play, ready, resign,
-                     wait_race)
+from racekit import (
+    Seat,
+    hand_over,
+    invite_link,
+    join,
+    open_page,
+    play,
+    ready,
+    resign,
+    wait_race,
+)
 
 from web.race import signal
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, wait_ready
 
 HTML = "document.documentElement.dataset"

@@ -4,8 +4,15 @@ solver knows of them (issue 12 items 2–4; F2, V1, T2)."""
 from __future__ import annotations
 
 import pytest
-
-from gamekit import NO_BOOT_EXTRAS, WIN_DEAL, counter, open_deal, play_by_taps, solver_line, wait_moves
+from gamekit import (
+    NO_BOOT_EXTRAS,
+    WIN_DEAL,
+    counter,
+    open_deal,
+    play_by_taps,
+    solver_line,
+    wait_moves,
+)
 
 LOST = 340  # draw 1: the solver proves it lost within a few hundred states
 

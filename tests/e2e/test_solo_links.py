@@ -4,8 +4,11 @@ and deals a new one; the query form a person types works like the hash form."""
 from __future__ import annotations
 
 import pytest
-
 from gamekit import NO_BOOT_EXTRAS
+
+from kosynka.deals import daily_number
+from kosynka.position import Rules
+from kosynka.solver import VerifiedDealSearch
 
 MESSAGE = {"en": "That link names no deal — here is a new one.",
            "uk": "Це посилання не називає роздачі — ось нова.",
@@ -75,4 +78,32 @@ def test_an_edited_address_during_play_keeps_the_game_and_says_so(new_context, b
     page.evaluate("location.hash = '#deal=zzz'")
     assert toast(page) == "That link names no deal — your game goes on."
     assert page.evaluate("[document.body.dataset.deal, location.hash]") == ["42", "#deal=42&draw=1"]
+    assert not page.errors
+
+
+DAY = "2026-12-05"
+
+
+def day_deal(date: str = DAY) -> int:
+    """The day's own deal: the first verified deal at or after its starting number."""
+    search = VerifiedDealSearch(daily_number(date), Rules())
+    while (found := search.step(10_000)) is None:
+        pass
+    return found[0]
+
+
+def test_a_daily_field_counts_only_for_that_days_own_deal_issue32(new_context, base_url, wait_ready):
+    page = open_page(new_context)
+    page.goto(base_url + f"#deal=1&daily={DAY}")
+    wait_ready(page)
+    # deal 1 is not that day's deal: an ordinary deal, its address says so
+    assert page.text_content("#deal-no") == "1"
+    assert page.evaluate("location.hash") == "#deal=1&draw=1"
+    number = day_deal()
+    page.evaluate(f"location.hash = '#deal={number}&daily={DAY}'")
+    page.wait_for_function(f"document.getElementById('deal-no').textContent === '{number} ★'")
+    assert page.evaluate("location.hash") == f"#deal={number}&draw=1&daily={DAY}"
+    page.reload()  # kept with the saved game
+    wait_ready(page)
+    assert page.text_content("#deal-no") == f"{number} ★"
     assert not page.errors

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from gamekit import open_deal, quiet_page
 
 LANGS = {"uk": "uk-UA", "ru": "ru-RU", "en": "en-US"}
@@ -91,10 +90,10 @@ def test_a_phone_on_its_side_plays_a_whole_draw_3_line_by_touch(new_context, bas
     opening downwards, the foundations 2 × 2 at the right) — every tap of a
     verified draw-3 deal's winning line lands where web.layout says, and the game
     is won in exactly the line's moves."""
+    from gamekit import NO_BOOT_EXTRAS, counter, solver_line, table_frame, tap_points
+
     from kosynka.game import Game
     from kosynka.position import Rules
-
-    from gamekit import NO_BOOT_EXTRAS, counter, solver_line, table_frame, tap_points
 
     page = new_context("phone", boot=NO_BOOT_EXTRAS, viewport={"width": 640, "height": 360}).new_page()
     errors = []

@@ -8,13 +8,22 @@ from __future__ import annotations
 import json
 
 import pytest
+from gamekit import (
+    NO_BOOT_EXTRAS,
+    WIN_DEAL,
+    at_f1,
+    counter,
+    expected_table,
+    open_deal,
+    play_by_taps,
+    table,
+    tap_pile,
+    wait_moves,
+)
 
 from kosynka.game import Game
 from kosynka.position import Rules
 from kosynka.safety import next_safe_move
-
-from gamekit import (NO_BOOT_EXTRAS, WIN_DEAL, at_f1, counter, expected_table, open_deal,
-                     play_by_taps, table, tap_pile, wait_moves)
 
 
 def make_page(new_context, kind="phone", motion="reduce", init=None):

@@ -9,7 +9,7 @@ device's storage (localStorage), ``session`` this tab's (sessionStorage).
 
 Decisions: each value keeps the format it always had (bare JSON or text, no
 schema envelope: tests and older pages read them so); a value that cannot be
-read counts as unset; storage that throws (blocked, full) just does not
+read (or is too long or too deep to read safely) counts as unset; storage that throws (blocked, full) just does not
 remember — the race goes on.
 """
 
@@ -29,6 +29,7 @@ from web.store import (
     RACE_SPEED_KEY,
     RACE_USED_KEY,
     Backend,
+    loads_stored,
 )
 
 USED_KEPT = 20      # invites remembered as answered
@@ -79,8 +80,10 @@ class RaceStore:
             pass  # storage blocked or full: the page just does not remember
 
     def _json(self, backend: Backend, key: str, default: Any) -> Any:
+        """The stored JSON, read as every stored value is (``web.store.loads_stored``:
+        none too long or too deep for Pyodide); ``default`` if it does not read."""
         try:
-            return json.loads(self._get(backend, key) or "null")
+            return loads_stored(self._get(backend, key) or "null")
         except ValueError:
             return default
 
