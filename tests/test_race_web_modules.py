@@ -1,9 +1,11 @@
 """The race page's modules as issue 28 wants them: none over 500 lines, the
 hand-over channel's name written once (``handover.mjs`` exports it,
-``web/race/invites.py`` reads it from there)."""
+``web/race/invites.py`` reads it from there), nothing outside ``web/race/``
+importing it but the app's root."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -26,3 +28,20 @@ def test_the_handover_channel_is_named_once():
     assert written == ["web/race/handover.mjs"]
     assert re.search(r"^export const CHANNEL = ", (RACE / "handover.mjs").read_text("utf-8"), re.M)
     assert 'module("handover.mjs")).CHANNEL' in (RACE / "invites.py").read_text("utf-8")
+
+
+def test_nothing_outside_the_race_page_imports_it():
+    """Layers as the README says (issue 28 item 2): ``web/race/`` imports ``web``,
+    never the other way round — the app's root (``web/app.py``) aside."""
+    found = []
+    for path in sorted((ROOT / "web").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel.startswith(("web/race/", "web/vendor/")) or rel == "web/app.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            found += [(rel, n) for n in names if n == "web.race" or n.startswith("web.race.")]
+            if isinstance(node, ast.ImportFrom) and node.module == "web":
+                found += [(rel, "web." + a.name) for a in node.names if a.name == "race"]
+    assert found == []

@@ -68,9 +68,8 @@ from kosynka.game import Game, SaveError
 from kosynka.race.table import NAME_MAX, RaceError, check_name
 from web import challenge_sheets as cs
 from web import store
-from web.dom import JsObject, Listeners, document, nil, window
+from web.dom import JsObject, Listeners, document, fill, h, nil, window
 from web.i18n import t
-from web.race.dom import fill, h
 from web.replay import ReplayViewer
 from web.store import RACE_NAME_KEY
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 import js
 
@@ -32,10 +32,8 @@ from web.dom import JsObject
 from web.race import lobby, signal
 from web.race.control import GIVE_UP_S
 from web.race.markup import Html
+from web.race.shell import PageShell
 from web.race.signal import Invite, Table
-
-if TYPE_CHECKING:
-    from web.race.page import RacePage
 
 TABS = "kosynka-race-seat"          # BroadcastChannel: a seat taken over by another tab
 
@@ -43,7 +41,7 @@ TABS = "kosynka-race-seat"          # BroadcastChannel: a seat taken over by ano
 class FriendSide:
     """The friend's ways to a table, for ``page``."""
 
-    def __init__(self, page: RacePage) -> None:
+    def __init__(self, page: PageShell) -> None:
         self.page = page
         self.control, self.net, self.store = page.control, page.net, page.store
         self._tab = f"{random.getrandbits(48):012x}"

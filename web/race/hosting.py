@@ -14,22 +14,20 @@ Decisions (user-visible):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kosynka.race.transport import Link
 from web.dom import nil
 from web.race import lobby
 from web.race.markup import Html
+from web.race.shell import PageShell
 from web.race.signal import CodeError
-
-if TYPE_CHECKING:
-    from web.race.page import RacePage
 
 
 class HostSide:
     """The host's table and ways to bring friends, for ``page``."""
 
-    def __init__(self, page: RacePage) -> None:
+    def __init__(self, page: PageShell) -> None:
         self.page = page
         self.control, self.net = page.control, page.net
 

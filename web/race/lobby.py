@@ -95,7 +95,7 @@ def link_box(lang: str, attr: str, url: str, share: bool) -> Html:
     """A link as text, its QR code, Copy and (where the browser has it) Share."""
     qr_code = Html("")
     try:
-        from web.race import qr
+        from web import qr
         code = qr.make(url)
         # segno's markup of our own link: no peer text in it
         qr_code = el("div", {"class": "qrbox", "data-qr-version": code.version}, Html(code.svg))

@@ -1,4 +1,5 @@
-"""A race link as a QR code, made in the page (issue 11 item 2).
+"""A link as a QR code, made in the page (issue 11 item 2): the race's links and the
+challenges' (``web.race.lobby``, ``web.challenge_sheets``).
 
 Encoder: `segno <https://pypi.org/project/segno/>`_ (pinned in
 ``requirements-dev.txt``), vendored into the app bundle from the installed package
