@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from kosynka.race.transport import Link
-from web.dom import nil
+from web.dom import JsObject, nil
 from web.race import lobby
 from web.race.markup import Html
 from web.race.shell import PageShell
@@ -86,3 +86,12 @@ class HostSide:
         url = net.table_url(page.base(), page.my_name(), v["draw"], v["minutes"])
         return lobby.ways(page.app.lang, net.way, url, page.share(), net.open_invites,
                           net.no_addresses, page.connection())
+
+    def on_beforeunload(self, ev: JsObject) -> None:
+        """The host's page holds the race: ask before it goes (the friends would lose it)."""
+        if self.control.holds_others():
+            ev.preventDefault()
+            ev.returnValue = ""
+            # Trystero leaves its rooms on beforeunload, even when the player then
+            # stays: not this page's room while it holds a race (ours runs first)
+            ev.stopImmediatePropagation()

@@ -91,12 +91,12 @@ class RacePage:
         on(self.root, "click", self.on_click)
         on(self.root, "change", self.on_change)
         on(window, "hashchange", lambda ev: self.route(str(window.location.hash)))
-        on(window, "beforeunload", self.on_beforeunload)
         self._frame = app.listeners.proxy(lambda *a: self.render())
         self._tick = app.listeners.proxy(lambda *a: self.tick())
         self._interval: JsObject = None
         self.hosting = HostSide(self)
         self.friend = FriendSide(self)
+        on(window, "beforeunload", self.hosting.on_beforeunload)
 
     # ------------------------------------------------------------ small things
     def tr(self, key: str, **kw: object) -> str:
@@ -472,15 +472,6 @@ class RacePage:
             self.leave()
         elif self._screen is not None:
             self._screen.on_key(ev)
-
-    def on_beforeunload(self, ev: JsObject) -> None:
-        """The host's page holds the race: ask before it goes (the friends would lose it)."""
-        if self.control.holds_others():
-            ev.preventDefault()
-            ev.returnValue = ""
-            # Trystero leaves its rooms on beforeunload, even when the player then
-            # stays: not this page's room while it holds a race (ours runs first)
-            ev.stopImmediatePropagation()
 
     def leave(self) -> None:
         self.net.close()
