@@ -644,3 +644,69 @@ def test_a_player_never_raises_whatever_the_host_sends(data):
             break
         link.on_message(json.dumps(msg))         # never raises
     p1.play("D") if p1.racing else None
+
+
+# ---------------------------------------------------------------- issue 30: leaving is said (N12, N13)
+def test_n12_a_friends_leave_during_a_race_is_a_resignation_everyone_hears_at_once(race):
+    p1, p2 = race.players
+    p2.take_events(), race.me.take_events()
+    p1.play(LINE[0])
+    p1.leave()                                   # after its move, on the same link
+    race.run()
+    assert race.host.table.members[1].game.log == LINE[:1]
+    for side in (p2, race.me):
+        assert [(e["kind"], e["pid"]) for e in side.take_events()][-2:] == [("resigned", 1),
+                                                                             ("left", 1)]
+        r = next(r for r in side.view["players"] if r["pid"] == 1)
+        assert r["status"] == "resigned" and r["left"]
+    assert race.host.table.phase == "racing" and not race.links[0].connected
+    assert p1.ended == "left" and not p1.racing and race.host.rejected == {}
+    race.connect(0)                              # this Player joins no more:
+    race.run()
+    assert race.host.rejected == {} and 1 not in race.host.conns
+    again = Player("P1", race.net.clock)         # nor is a page that kept its seat let back
+    again.pid, again.token = 1, p1.token
+    race.players[0] = again
+    race.connect(0)
+    race.run()
+    assert again.error_code == "table/left" and 1 not in race.host.conns
+
+
+def test_n12_a_friends_leave_after_a_race_frees_the_seat_and_again_deals_without_them(race):
+    p1, p2 = race.players
+    race.me.resign()
+    p1.resign()
+    race.run()                                   # over: P2 won
+    p1.leave()
+    race.run()
+    assert next(r for r in race.me.view["players"] if r["pid"] == 1)["left"]
+    race.me.again()
+    race.run()
+    assert [r["pid"] for r in race.me.view["players"]] == [2, HOST]
+    assert p2.game is not None and p2.race == 2 and p1.race == 1
+    assert race.host.rejected == {}
+
+
+def test_n13_the_hosts_leave_closes_the_table_every_friend_is_told_at_once(race):
+    p1, p2 = race.players
+    p1.take_events()
+    race.me.leave()                              # the host's own seat: the table closes
+    race.run()
+    for p in (p1, p2):
+        assert p.ended == "closed" and not p.racing and p.view["outcome"] is None   # no result
+        assert p.take_events()[-1] == {"n": None, "kind": "closed", "pid": HOST, "name": "Host"}
+        with pytest.raises(RaceError):
+            p.play(LINE[0])
+    assert race.host.closed and not any(link.connected for link in race.links)
+    sent = race.net.sent
+    race.host.tick()
+    p1.tick()
+    race.run()
+    assert race.net.sent == sent                 # nothing more from either side
+
+
+def test_n13_the_hosts_page_closing_tells_every_friend(race):
+    p1, _ = race.players
+    race.host.close()                            # pagehide
+    race.run()
+    assert p1.ended == "closed" and race.host.closed

@@ -31,7 +31,7 @@ CLAIM = {"foundation": 4, "face_up": 9, "moves": 12}
     P.move(2, 1, 1, "Ah>F", CLAIM), P.move(2, 1, 1, "D", None), P.offer_draw(3, 1),
     P.answer_draw(4, 1, 7, False), P.resign(5, 1), P.sync_request(6, 1),
     P.settings(7, 0, 3, 5), P.settings(7, 0, 1, None), P.start(8, 0), P.again(9, 0),
-    P.change_settings(10, 0),
+    P.change_settings(10, 0), P.leave(11, 1), P.pong(11, 1),
 ])
 def test_every_player_message_round_trips(text):
     assert P.dumps(P.parse_to_host(text)) == text
@@ -40,7 +40,7 @@ def test_every_player_message_round_trips(text):
 @pytest.mark.parametrize("text", [
     P.welcome(1, 2, "ab", 0), P.refuse(0, "msg/version", "update Kosynka"),
     P.view(9, 3, VIEW), P.sync(4, 3, 3, 1, 7, 3, ["D", "Ah>F"]),
-    P.reject(5, None, None, "msg/not_json", "not JSON"),
+    P.reject(5, None, None, "msg/not_json", "not JSON"), P.ping(6, 60.0), P.ping(6, 0), P.closed(7),
 ])
 def test_every_host_message_round_trips(text):
     assert P.dumps(P.parse_to_player(text)) == text

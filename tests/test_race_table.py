@@ -507,3 +507,61 @@ def test_can_follows_the_rules_for_each_member():
     assert not t.can(a)["answer"] and t.can(b)["answer"] and not t.can(b)["offer"]
     t.resign(b, 2.0)
     assert not any(t.can(b)[k] for k in ("move", "offer", "answer", "resign"))
+
+
+# ---------------------------------------------------------------- N12: leaving is said
+def test_n12_leave_in_the_lobby_frees_the_seat_at_once_and_a_spectator_sits():
+    t, pids = lobby(4)
+    t.leave(pids[0], 1.0)
+    assert pids[0] not in t.members and t.members[pids[3]].seat is not None
+    assert [(e["kind"], e["pid"], e.get("why")) for e in t.events_since(0)][-2:] == [
+        ("left", pids[0], "left"), ("seated", pids[3], None)]
+
+
+def test_n12_leave_during_a_race_is_a_resignation_told_at_once_the_rest_race_on():
+    t, (a, b) = started(2)
+    seen = t.event_n
+    t.leave(a, 2.0)
+    assert [(e["kind"], e["pid"]) for e in t.events_since(seen)] == [("resigned", a), ("left", a)]
+    assert t.phase == RACING and [m.pid for m in t.still_racing()] == [HOST, b]
+    r = row(t.view(b), a)
+    assert (r["status"], r["out"], r["left"], r["away"]) == ("resigned", "resigned", True, None)
+    t.tick(2.0 + 10 * GRACE)                     # said, not guessed: no grace runs out
+    assert t.phase == RACING and len(t.events_since(seen)) == 2
+
+
+def test_n12_leave_mid_race_by_the_last_rival_ends_it_the_host_wins():
+    t, (a,) = started(1)
+    t.leave(a, 2.0)
+    assert t.phase == OVER and t.end["reason"] == "last_left" and results(t)[HOST] == (1, "won")
+    assert outcome(t, a) == ("resigned", "resigned", 2)
+
+
+def test_n12_leave_after_a_race_and_again_does_not_deal_that_player_in():
+    t, (a, b) = started(2)
+    t.resign(b, 1.0)
+    t.resign(a, 2.0)                             # over: the host won
+    t.leave(a, 3.0)
+    assert set(t.view(HOST)["tables"]) == {str(HOST), str(a), str(b)}   # N2: still shown
+    assert row(t.view(HOST), a)["left"] and t.view(HOST)["can"]["again"]
+    t.again(HOST, DEAL, 4.0)
+    assert a not in t.members and [m.pid for m in t.racers()] == [b, HOST]
+    assert sorted(m.seat for m in t.seated()) == [0, 1]
+
+
+def test_n12_again_needs_a_friend_who_did_not_leave():
+    t, (a,) = started(1)
+    t.resign(a, 1.0)
+    t.leave(a, 2.0)
+    assert not t.view(HOST)["can"]["again"]
+    assert code(t.again, HOST, DEAL, 3.0) == "start/no_friend"
+    t.change_settings(HOST, 3.0)
+    assert a not in t.members and [m.pid for m in t.seated()] == [HOST]
+
+
+def test_n12_a_spectator_who_leaves_goes_at_once_and_the_host_cannot_leave_its_table():
+    t, pids = started(1)
+    watcher = t.join("Watcher", 1.0)
+    t.leave(watcher, 2.0)
+    assert watcher not in t.members
+    assert code(t.leave, HOST, 2.0) == "leave/host"

@@ -1,4 +1,4 @@
-"""Race with friends (SPEC N1–N11): the table's rules, the host, the protocol and
+"""Race with friends (SPEC N1–N13): the table's rules, the host, the protocol and
 the transport interface — pure Python, no ``js``/``pyodide`` import.
 
 Modules: :mod:`.table` (the rules, a pure state machine), :mod:`.protocol`
@@ -22,7 +22,8 @@ The host's page::
 
     host = Host("Anna", clock=lambda: js.performance.now() / 1000)
     host.attach(link)                       # each new channel (a Link), newcomer or comeback
-    host.tick()                             # call at host.next_deadline() (setTimeout), or every second
+    host.tick()                             # every 250 ms: timers, and each friend's ping (PING_S)
+    host.close()                            # N13: the page closes (pagehide): "closed" to everyone
     host.rejected; host.log                 # refused messages: count by code; who, when, why
     player = host.own_player()              # the host's own seat, pid 0 — then as a friend's page:
 
@@ -40,7 +41,10 @@ Then, on every page::
     player.set_settings(draw=3, minutes=5)  # the host's seat, lobby only; None = to the last card (N4)
     player.start()                          # the host's seat: the host picks a verified deal (V1)
     player.again(); player.change_settings()   # the host's seat, once the race is over (N11)
-    player.tick()                           # sends an unanswered join again
+    player.tick()                           # every 250 ms: an unanswered join again; the table gone?
+    player.leave()                          # N12: Leave, said (the host's seat: closes the table, N13)
+    player.lost, player.grace_left          # our way to the host gone; our N9 grace as the host counts it
+    player.ended                            # None, "left", "closed" (by the host) or "gone" (N13)
     player.game                             # our own Game (None while watching); paint it,
                                             # but no hints (Game.targets) in a race (N10)
     player.view                             # the host's view: phase, players' counters, offer …

@@ -51,7 +51,8 @@ from ..position import Rules
 from ..solver import VERIFY_STATES, verified_deal
 from .memory import local_pair
 from .player import Player
-from .table import HOST, RaceError, Table
+from .protocol import PING_S
+from .table import GRACE, HOST, RaceError, Table
 from .transport import CLOSED, DROPPED, Link
 
 __all__ = ["Host", "LOG_KEPT"]
@@ -63,12 +64,14 @@ LEFT_DETAIL = "you are no longer at this table"   # with protocol.LEFT
 class _Conn:
     """A link and the member it belongs to once they joined."""
 
-    __slots__ = ("link", "pid", "joined")
+    __slots__ = ("link", "pid", "joined", "pinged", "asked")
 
     def __init__(self, link: Link) -> None:
         self.link = link
         self.pid: int | None = None
         self.joined: object = None        # the join that seated them, word for word
+        self.pinged = -PING_S             # when we last asked "are you there?"
+        self.asked: float | None = None   # our first ping since we last heard them
 
 
 def _ignore(*_args: object) -> None:
@@ -97,6 +100,7 @@ class Host:
         self.rejected: Counter[str] = Counter()   # every refusal, by code
         self.log: deque[dict[str, Any]] = deque(maxlen=LOG_KEPT)   # the latest refusals
         self.told: dict[int, int] = {}            # pid → the last event its views carried
+        self.closed = False                       # the host closed the table (N13)
         self.on_change: Callable[[], None] = _ignore
 
     # ----------------------------------------------------------- links
@@ -107,9 +111,10 @@ class Host:
         link.on_status = lambda status: self._status(conn, status)
 
     def _status(self, conn: _Conn, status: str) -> None:
-        if status in (DROPPED, CLOSED) and conn.pid is not None and self.conns.get(conn.pid) is conn:
+        if (status in (DROPPED, CLOSED) and conn.pid is not None and not self.closed
+                and self.conns.get(conn.pid) is conn):
             del self.conns[conn.pid]
-            self.table.drop(conn.pid, self.clock())
+            self.table.drop(conn.pid, self.clock(), since=conn.asked)
             self._changed()
 
     def _send(self, conn: _Conn, text: str) -> None:
@@ -130,6 +135,9 @@ class Host:
 
     # ----------------------------------------------------------- messages
     def _receive(self, conn: _Conn, text: object) -> None:
+        if self.closed:
+            return
+        conn.asked = None                 # heard: the link is alive now
         self.tick()
         try:
             msg = protocol.parse_to_host(text)
@@ -160,6 +168,11 @@ class Host:
         pid = conn.pid
         if msg["pid"] != pid:
             self._reject(conn, mid, text, "sender/wrong", f"this link is pid {pid}, not {msg['pid']}")
+            return
+        if kind == "pong":                # heard (above): nothing else to do
+            return
+        if kind == "leave" and pid == HOST:
+            self.close()                  # N13: the host's own Leave closes the table
             return
         last = self.acks[pid]
         if mid <= last:
@@ -195,12 +208,18 @@ class Host:
                 t.change_settings(pid, now)
             elif kind == "remove":
                 t.remove(pid, msg["who"], now)
+            elif kind == "leave":
+                t.leave(pid, now)
         except RaceError as e:
             self._reject(conn, mid, text, e.code, e.detail)
             return
         self.acks[pid] = mid
         if kind == "sync":
             self._sync(conn, mid)
+        if kind == "leave":               # N12: said, not guessed — no grace, no comeback
+            del self.conns[pid], self.tokens[pid]
+            conn.pid = None
+            conn.link.close()
         self._changed()
 
     def _join(self, conn: _Conn, msg: protocol.Msg, text: object) -> None:
@@ -257,9 +276,9 @@ class Host:
         who left the table (removed, or away past the grace) is told so and let go."""
         self.state += 1
         t = self.table
-        for pid in [p for p in self.tokens if p not in t.members]:
-            del self.tokens[pid]
-            self.acks.pop(pid, None)
+        for pid in [p for p in self.acks if p not in t.members]:
+            self.tokens.pop(pid, None)
+            del self.acks[pid]
             self.told.pop(pid, None)
             conn = self.conns.pop(pid, None)
             if conn is not None:
@@ -272,11 +291,42 @@ class Host:
             self.told[pid] = t.event_n
         self.on_change()
 
+    def close(self) -> None:
+        """N13: the host closes the table (its Leave, or its page closing): every
+        friend is told at once (``closed``, the last message), every link closes,
+        and this host answers nothing more."""
+        if self.closed:
+            return
+        self.closed = True
+        self.state += 1
+        for conn in list(self.conns.values()):
+            self._send(conn, protocol.closed(self.state))
+        for conn in list(self.conns.values()):
+            conn.link.close()
+        self.conns.clear()
+        self.on_change()
+
     # ----------------------------------------------------------- time
     def tick(self) -> None:
-        """Fire the timers due now (timed end N6, reconnect grace N9)."""
+        """Fire the timers due now (timed end N6, reconnect grace N9), and ask
+        each friend's link "are you there?" every :data:`~protocol.PING_S` s.
+
+        The grace of a friend whose link goes down runs from the first ping they
+        did not answer (else from the moment the link went down): the friend's
+        page counts from the last ping it had, with the figure the ping carries,
+        so both screens count down the same grace within a second (issue 30
+        item 6) — not from the moments each page noticed the cut, seconds apart."""
+        if self.closed:
+            return
+        now = self.clock()
         before = self.table.event_n
-        self.table.tick(self.clock())
+        self.table.tick(now)
+        for pid, conn in self.conns.items():
+            if pid != HOST and now - conn.pinged >= PING_S:
+                conn.pinged = now
+                if conn.asked is None:
+                    conn.asked = now
+                self._send(conn, protocol.ping(self.state, GRACE))
         if self.table.event_n != before:
             self._changed()
 

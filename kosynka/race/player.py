@@ -26,6 +26,19 @@ host's answers:
   link again): the first message on a fresh WebRTC data channel was seen lost
   in Chromium under load, though the channel is reliable — both ends open,
   nothing received, both tables waiting for ever.
+
+Leaving and the host's end (issue 30, N12, N13, N9): :meth:`Player.leave` says
+Leave to the host (the last message; the host's own seat's Leave closes the
+table). :attr:`Player.ended` says why this seat's race is over with no result
+of its own: ``left`` (we left), ``closed`` (the host closed the table: its
+``closed`` came) or ``gone`` (the host has not been heard for the whole N9
+grace — a lost connection or a host page gone silent; the host's word, if it
+comes after all, is taken again). ``closed`` and ``gone`` are also told as an
+event (``kind`` ``closed`` / ``gone``, ``pid`` 0 and the host's name) in
+:meth:`Player.take_events`. While the way to the host is :attr:`Player.lost`,
+:attr:`Player.grace_left` counts down our N9 grace as the host counts it: from
+the host's last ``ping`` and the figure it carried, less the time since — one
+clock for both screens (the host's grace runs from its first unanswered ping).
 """
 
 from __future__ import annotations
@@ -39,12 +52,13 @@ import kosynka.race.protocol as protocol
 from ..game import Game
 from ..messages import MessageError
 from ..position import IllegalMoveError, InvalidMoveError, Position, Rules
-from .table import EVENTS_KEPT, RACING, RaceError, progress
+from .table import EVENTS_KEPT, GRACE, HOST, RACING, RaceError, progress
 from .transport import OPEN, Link
 
-__all__ = ["Player", "JOIN_AGAIN_S", "REJECTS_KEPT"]
+__all__ = ["Player", "JOIN_AGAIN_S", "REJECTS_KEPT", "SILENT_S"]
 
 JOIN_AGAIN_S = 2.0
+SILENT_S = 8.0    # a host that pings every PING_S, said nothing this long: lost (as ICE would say)
 REJECTS_KEPT = 20       # our own refused messages kept in Player.rejects (all are counted)
 
 
@@ -97,6 +111,11 @@ class Player:
         self._join_at: float | None = None  # when our unanswered join was sent
         self._reissue: list[_Sent] = []     # actions to make again once the sync is in
         self._event_n = 0                   # the newest event we have had
+        self.ended: str | None = None       # left, closed or gone (module docs)
+        self._heard: float | None = None    # when the host last said anything
+        self._until: float | None = None    # when our grace ends by the host's count if it
+                                            # hears nothing more from us (its last ping)
+        self._pinged = False                # the host pings us: its silence says something
 
     # ----------------------------------------------------------- link
     def connect(self, link: Link) -> None:
@@ -128,8 +147,46 @@ class Player:
         (a new one may join anew)."""
         return self.error_code == protocol.LEFT
 
+    @property
+    def done(self) -> bool:
+        """We left, or the host closed the table: this Player sends nothing more."""
+        return self.ended in ("left", "closed")
+
+    @property
+    def lost(self) -> bool:
+        """Seated, and the way to the host is gone: the link is down, or the host,
+        which pings us every :data:`~protocol.PING_S` s, has been silent for
+        :data:`SILENT_S` (its page froze or died without a word, N13)."""
+        if self.pid is None or self.done or self.let_go:
+            return False
+        if not self.connected:
+            return True
+        return self._pinged and self._heard is not None and self.clock() - self._heard > SILENT_S
+
+    @property
+    def grace_left(self) -> float | None:
+        """While :attr:`lost`: the seconds of our N9 grace left as the host counts
+        them (the figure of its last ping, less the time since); else None."""
+        if not self.lost or self._until is None:
+            return None
+        return max(0.0, self._until - self.clock())
+
+    def leave(self) -> None:
+        """N12: we leave the table — said to the host, if our link is up (racing, we
+        resign; the host's own seat's Leave closes the table, N13). Then this
+        Player is done: it sends nothing more and ignores the host."""
+        if not self.done and self.pid is not None and self.connected:
+            self._send(protocol.leave)
+        self.ended, self._join_at = "left", None
+        self.on_change()
+
+    def _tell(self, kind: str) -> None:
+        """An event of our own for the page (``closed``, ``gone``): about the host."""
+        host = next((p["name"] for p in (self.view or {}).get("players", ()) if p["host"]), None)
+        self.events.append({"n": None, "kind": kind, "pid": HOST, "name": host})
+
     def _join(self) -> None:
-        if self.let_go:
+        if self.let_go or self.done:
             return
         self._awaiting = self._id
         self._join_at = self.clock()
@@ -137,7 +194,12 @@ class Player:
 
     def tick(self) -> None:
         """Send our join again if the host has not answered it (a seat and our
-        game) for :data:`JOIN_AGAIN_S`."""
+        game) for :data:`JOIN_AGAIN_S`; once the host has been lost for the
+        whole grace, the table is ``gone`` (N13, N9: told at the grace's end)."""
+        if self.ended is None and self.grace_left == 0:
+            self.ended = "gone"
+            self._tell("gone")
+            self.on_change()
         if self._join_at is None:
             return
         if self.pid is not None and self._awaiting is None:
@@ -156,6 +218,8 @@ class Player:
     def _send(self, build: Callable[..., str], *args: Any, move: str | None = None) -> None:
         if self.pid is None:
             raise RaceError("join/first", "not at the table yet")
+        if self.done:
+            raise RaceError("table/closed", "no longer at the table")
         self._id += 1
         text = build(self._id, self.pid, *args)
         self._pending.append(_Sent(self._id, text, protocol.digest(text), build, args, move,
@@ -182,7 +246,8 @@ class Player:
     def racing(self) -> bool:
         me = self._me()
         return (self.game is not None and self.view is not None and self.view["phase"] == RACING
-                and me is not None and me["status"] == "racing" and not self.let_go)
+                and me is not None and me["status"] == "racing" and not self.let_go
+                and self.ended is None)
 
     def play(self, move: str) -> None:
         """Make a move on our game and send it. Raises RaceError (``race/wait``:
@@ -247,6 +312,8 @@ class Player:
 
     # ----------------------------------------------------------- from the host
     def _receive(self, text: object) -> None:
+        if self.done:
+            return
         try:
             msg = protocol.parse_to_player(text)
         except MessageError as e:
@@ -254,8 +321,21 @@ class Player:
                 self.error, self.error_code = e.detail, e.code
                 self.on_change()
             return
+        self._heard = self.clock()
+        if self.ended == "gone":              # the host after all: its word is final
+            self.ended = None
         getattr(self, "_on_" + msg["kind"])(msg)
         self.on_change()
+
+    def _on_ping(self, msg: protocol.Msg) -> None:
+        self._pinged = True
+        self._until = self.clock() + msg["grace"]
+        if self.pid is not None:
+            self._raw(protocol.pong(self._id, self.pid))
+
+    def _on_closed(self, msg: protocol.Msg) -> None:
+        self.ended, self._join_at, self._pending = "closed", None, []
+        self._tell("closed")
 
     def _on_refuse(self, msg: protocol.Msg) -> None:
         self.error, self.error_code = msg["detail"], msg["code"]
@@ -266,6 +346,7 @@ class Player:
             self.pid, self._pending, self._reissue = msg["pid"], [], []
             self.game, self.race, self._event_n = None, 0, 0
         self.token, self.error, self.error_code = msg["token"], None, None
+        self._until = self.clock() + GRACE    # the host heard us just now
         self._acked(msg["ack"])
         # a comeback after a reload remembers only pid and token: our ids go on
         # after the host's last ack, or the host would take them for duplicates

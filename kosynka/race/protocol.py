@@ -31,6 +31,11 @@ kind            fields
 ``again``       ``pid`` — N11, the host's seat only
 ``change_settings`` ``pid`` — N11, the host's seat only
 ``remove``      ``pid``, ``who`` — the host's seat only, in the lobby: ``who`` leaves
+``leave``       ``pid`` — N12, the last message of a seat whose player taps Leave:
+                racing, they resign (N8); else the seat is freed. From the host's
+                own seat it closes the table (N13: ``closed`` to everyone)
+``pong``        ``pid`` — the answer to a ``ping``, at once; ``id`` is the last id
+                the player used (not sequenced, as ``join``)
 ==============  ==================================================================
 
 The host's own seat is a player like the others (over an in-memory link on the
@@ -54,7 +59,14 @@ with every change the host accepts), so a player keeps the newest ``view``.
 ``reject``      ``ref`` (id of the refused message, if readable), ``digest``
                 (of its text, so a player knows its own from a forgery),
                 ``code``, ``detail``
+``ping``        ``grace`` — "are you there?", every :data:`PING_S` s; ``grace``
+                is the host's figure: the seconds of N9 grace this seat has from
+                now if it does not answer (the one clock of issue 30 item 6)
+``closed``      the host closed the table (N13: its Leave, or its page closing):
+                the last message; the race ends with no result
 ==============  ==================================================================
+
+Version 3 (issue 30) added ``leave``, ``pong``, ``ping`` and ``closed``.
 """
 
 from __future__ import annotations
@@ -82,11 +94,12 @@ from .table import (
 __all__ = ["VERSION", "TO_HOST", "TO_PLAYER", "TO_HOST_BYTES", "TO_PLAYER_BYTES",
            "parse_to_host", "parse_to_player", "digest", "dumps", "Msg",
            "join", "ready", "move", "offer_draw", "answer_draw", "resign", "sync_request",
-           "settings", "start", "again", "change_settings", "remove",
-           "welcome", "refuse", "view", "sync", "reject", "LEFT"]
+           "settings", "start", "again", "change_settings", "remove", "leave", "pong",
+           "welcome", "refuse", "view", "sync", "reject", "ping", "closed", "LEFT", "PING_S"]
 
-VERSION = 2
+VERSION = 3
 LEFT = "table/left"            # refuse code: no longer at the table (removed, or away too long)
+PING_S = 0.5                   # the host asks each friend's link "are you there?" this often
 TO_HOST_BYTES = 1024           # a player's message is small: a name or a move
 TO_PLAYER_BYTES = 1 << 20      # a sync carries a whole move log
 
@@ -103,6 +116,8 @@ TO_HOST = Protocol("race", VERSION, {
     "again": {"pid": int},
     "change_settings": {"pid": int},
     "remove": {"pid": int, "who": int},
+    "leave": {"pid": int},
+    "pong": {"pid": int},
 }, max_bytes=TO_HOST_BYTES)
 
 TO_PLAYER = Protocol("race", VERSION, {
@@ -111,6 +126,8 @@ TO_PLAYER = Protocol("race", VERSION, {
     "view": {"ack": int, "view": dict},
     "sync": {"ref": int, "ack": int, "race": int, "deal": (int, None), "draw": int, "log": list},
     "reject": {"ref": (int, None), "digest": (str, None), "code": str, "detail": str},
+    "ping": {"grace": float},
+    "closed": {},
 }, max_bytes=TO_PLAYER_BYTES)
 
 CLAIM_FIELDS = ("foundation", "face_up", "moves")
@@ -188,6 +205,14 @@ def remove(id: int, pid: int, who: int) -> str:
     return dumps(TO_HOST.build("remove", id, pid=pid, who=who))
 
 
+def leave(id: int, pid: int) -> str:
+    return dumps(TO_HOST.build("leave", id, pid=pid))
+
+
+def pong(id: int, pid: int) -> str:
+    return dumps(TO_HOST.build("pong", id, pid=pid))
+
+
 def _check_join(m: Msg) -> None:
     if len(m["name"]) > NAME_MAX * 2:
         raise _bad("join", f"name over {NAME_MAX} characters")
@@ -245,6 +270,19 @@ def sync(id: int, ref: int, ack: int, race: int, deal: int | None, draw: int,
 def reject(id: int, ref: int | None, text_digest: str | None, code: str, detail: str) -> str:
     return dumps(TO_PLAYER.build("reject", id, ref=ref, digest=text_digest, code=code,
                                  detail=detail[:200]))
+
+
+def ping(id: int, grace: float) -> str:
+    return dumps(TO_PLAYER.build("ping", id, grace=grace))
+
+
+def closed(id: int) -> str:
+    return dumps(TO_PLAYER.build("closed", id))
+
+
+def _check_ping(m: Msg) -> None:
+    if not _ok(m["grace"], ("num", 0, GRACE)):
+        raise _bad("ping", f"grace is 0 to {GRACE:g} seconds")
 
 
 def _check_sync(m: Msg) -> None:
@@ -313,7 +351,7 @@ KIND = ("enum", MINUTES)
 ROW = {"pid": PID, "name": NAME, "seat": (SEAT, None), "host": bool,
        "ready": bool, "connected": bool, "status": STATUS,
        "out": ("enum", (None, "resigned", "dropped")), "score": ("num", 0, BIG),
-       "away": (("num", 0, GRACE), None),
+       "away": (("num", 0, GRACE), None), "left": bool,
        "foundation": COUNT, "face_up": COUNT, "moves": MOVES}
 STANDING = {"pid": PID, "name": NAME, "place": ("int", 1, MAX_SEATS), "result": RESULT,
             "foundation": COUNT, "face_up": COUNT, "moves": MOVES,
@@ -326,7 +364,7 @@ END = {"reason": REASON, "winners": PIDS, "drawn": PIDS,
        "decided_by": ("enum", (None, "foundation", "face_up", "tie"))}
 EVENT_FIELDS: dict[str, dict[str, Any]] = {
     "joined": {"seat": (SEAT, None)}, "seated": {"seat": SEAT},
-    "left": {"why": ("enum", ("away", "removed"))},
+    "left": {"why": ("enum", ("away", "removed", "left"))},
     "dropped": {}, "back": {}, "ready": {"ready": bool},
     "settings": {"draw": DRAW, "minutes": KIND}, "lobby": {},
     "started": {"race": NUMBER, "deal": DEAL, "draw": DRAW, "minutes": KIND},
@@ -364,7 +402,7 @@ def _check_view(m: Msg) -> None:
             raise _bad("view", "a final table that is no Klondike position") from None
 
 
-_PLAYER_CHECKS = {"sync": _check_sync, "view": _check_view}
+_PLAYER_CHECKS = {"sync": _check_sync, "view": _check_view, "ping": _check_ping}
 
 
 def parse_to_player(text: Any) -> Msg:

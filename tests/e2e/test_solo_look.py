@@ -153,3 +153,44 @@ def test_a_message_from_before_does_not_cover_a_sheet(new_context, base_url, wai
     page.click("[data-action=settings]")
     page.click("#sheet [data-action=copy]")
     page.wait_for_function("document.getElementById('toast').classList.contains('show')")
+
+
+TOASTS = ("copied thinking race_host_gone no_storage bad_link_kept bad_link_new variant_next update "
+          "other_tab no_redeal looking hints_on hints_off gave_up dead_end bad_save bad_data ch_too_long "
+          "ch_no_way ch_back").split()
+
+
+@pytest.mark.parametrize("size", [(360, 640), (1280, 800)])
+@pytest.mark.parametrize("hand", ["right", "left"])
+def test_toasts_never_cover_a_control_issue32(new_context, base_url, wait_ready, size, hand):
+    """Every message the table shows, in uk, ru and en, on a phone and a desktop with
+    either hand: over no button, pile or card, and its words fit where it shows
+    ("Hints on." covered Restart and Undo on a phone)."""
+    from web.i18n import STRINGS
+    page = _page(new_context, "en", size, touch=size[0] < 700)
+    page.context.add_init_script("localStorage.setItem('kosynka.settings', %s)"
+                                 % json.dumps(json.dumps({"v": 1, "lang": "en", "hand": hand})))
+    page.goto(base_url + "#deal=7&draw=1")
+    wait_ready(page)
+    page.click("[data-action=hint]")  # a real toast first
+    page.wait_for_selector("#toast.show")
+    texts = [STRINGS[lang][k] for lang in LANGS for k in TOASTS] + [STRINGS["uk"]["daily"] + " 2026-12-05"]
+    bad = page.evaluate("""texts => {
+        const toast = document.getElementById('toast');
+        const controls = [...document.querySelectorAll('button, [data-pile], .card, input, a[href]')]
+            .filter(e => !e.closest('#toast') && e.getBoundingClientRect().width > 0);
+        const out = [];
+        for (const text of [toast.textContent, ...texts]) {
+            toast.textContent = text;
+            const t = toast.getBoundingClientRect();
+            for (const c of controls) {
+                const r = c.getBoundingClientRect();
+                if (r.left < t.right && t.left < r.right && r.top < t.bottom && t.top < r.bottom)
+                    out.push([text.slice(0, 20), c.dataset.action || c.dataset.pile || c.className]);
+            }
+            if (toast.scrollHeight > toast.clientHeight + 1 || toast.scrollWidth > toast.clientWidth + 1)
+                out.push([text.slice(0, 20), 'does not fit']);
+        }
+        return out; }""", texts)
+    assert bad == []
+    assert page.evaluate("getComputedStyle(document.getElementById('toast')).opacity") == "1"
