@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from kosynka.position import Move
 from kosynka.race.memory import Network
 from kosynka.race.table import GRACE, LOBBY, RACING
 from web.race.control import GIVE_UP_S, JOIN_WAIT_S, RaceControl
@@ -65,8 +66,9 @@ def test_the_host_and_a_friend_are_seated_and_race(net):
     net.run()
     assert friend.c.view()["phase"] == RACING and friend.c.game() is not None
     assert friend.c.play("D") and not friend.c.play("Ks>F")    # an illegal move changes nothing
+    assert friend.c.play(Move.parse("D"))                      # the table's input hands a Move
     net.run()
-    assert [p["moves"] for p in host.c.view()["players"]] == [0, 1]
+    assert [p["moves"] for p in host.c.view()["players"]] == [0, 2]
     assert friend.c.racing() and host.c.racing()
 
 

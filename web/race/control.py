@@ -31,7 +31,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable
 
-from kosynka.position import IllegalMoveError, InvalidMoveError
+from kosynka.position import IllegalMoveError, InvalidMoveError, Move
 from kosynka.race import Host, Player, RaceError
 from kosynka.race.table import GRACE, NAME_MAX, RACING, check_name
 from kosynka.race.transport import Link
@@ -201,7 +201,7 @@ class RaceControl:
             return str(self.player.rejects[-1]["detail"])
         return None
 
-    def play(self, move: str) -> bool:
+    def play(self, move: Move | str) -> bool:
         """Our table's input made ``move``: our game, sent to the host. False
         (nothing changes) if it is refused."""
         if self.player is None:

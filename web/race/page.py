@@ -50,6 +50,7 @@ from typing import Any, Callable
 
 import js
 
+from kosynka.position import Move
 from kosynka.race.table import LOBBY, NAME_MAX
 from web.dom import SOLO_PAGE, JsObject, control_selector, document, nil, window
 from web.race import ice, lobby, news, signal
@@ -260,7 +261,7 @@ class RacePage:
         return self.friend.way_back()
 
     # ------------------------------------------------------------ moves from the table
-    def play(self, move: str) -> bool:
+    def play(self, move: Move) -> bool:
         """The own table's input made ``move``: our game, sent to the host."""
         if not self.control.play(move):
             return False

@@ -66,6 +66,7 @@ import js
 
 from kosynka.cards import SUITS
 from kosynka.game import Game
+from kosynka.position import Move
 from kosynka.race.table import OVER, RACING
 from web.dialogs import Dialogs
 from web.dom import JsObject, Listeners, document, nil
@@ -104,7 +105,7 @@ class RaceScreen:
     buttons, ``play(move)`` our table's moves."""
 
     def __init__(self, app: RaceApp, control: RaceControl,
-                 act: Callable[[str, JsObject], None], play: Callable[[str], bool]) -> None:
+                 act: Callable[[str, JsObject], None], play: Callable[[Move], bool]) -> None:
         self.app, self.control, self.act = app, control, act
         self.table = node(el("main", {"id": "race-table", "class": "race-table"},
                               *(el("div", {"class": cls, "data-pile": name}) for name, cls in PILES)))
