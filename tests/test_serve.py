@@ -97,21 +97,26 @@ def test_server_serves_a_sub_path(tmp_path):
         srv.server_close()
 
 
-def test_server_sends_precompressed_siblings_like_gzip_static(tmp_path):
-    """Issue 23 item 3: a vendored file's .gz sibling (ensure_gzip) goes to a browser
-    that accepts gzip, with Content-Encoding and the file's own type; the plain
-    file to one that does not; a sibling older than its file is never sent."""
+def test_server_sends_precompressed_siblings_like_brotli_and_gzip_static(tmp_path):
+    """Issue 23 item 3, issue 31 item 2: a vendored file's .br sibling
+    (ensure_compressed) goes to a browser that accepts brotli, its .gz sibling to
+    one that accepts gzip only, each with Content-Encoding and the file's own
+    type; the plain file to one that accepts neither (or refuses them, q=0); a
+    sibling older than its file is never sent."""
     import gzip
     import os
+
+    import brotli
 
     vendor = tmp_path / "web" / "vendor"
     vendor.mkdir(parents=True)
     wasm = vendor / "big.wasm"
     wasm.write_bytes(b"\0asm" + bytes(100_000))
     (vendor / "small.js").write_text("x = 1;\n")
-    assert serve.ensure_gzip(vendor) == [vendor / "big.wasm.gz"]
-    assert serve.ensure_gzip(vendor) == []  # up to date
-    assert "web/vendor/big.wasm.gz" not in serve._shell_files(tmp_path)
+    assert serve.ensure_compressed(vendor) == [vendor / "big.wasm.gz", vendor / "big.wasm.br"]
+    assert serve.ensure_compressed(vendor) == []  # up to date
+    assert not {"web/vendor/big.wasm.gz", "web/vendor/big.wasm.br"} & set(
+        serve._shell_files(tmp_path, None))
     srv = serve.make_server(tmp_path, 0, rebuild=False)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
 
@@ -122,13 +127,17 @@ def test_server_sends_precompressed_siblings_like_gzip_static(tmp_path):
             return r.headers["Content-Encoding"], r.headers["Content-Type"], r.read()
 
     try:
-        enc, kind, body = get("gzip, deflate, br")
+        enc, kind, body = get("gzip, deflate, br, zstd")       # Chromium's
+        assert (enc, kind) == ("br", "application/wasm")
+        assert brotli.decompress(body) == wasm.read_bytes() and len(body) < 10_000
+        enc, kind, body = get("gzip, deflate")
         assert (enc, kind) == ("gzip", "application/wasm")
-        assert gzip.decompress(body) == wasm.read_bytes() and len(body) < 10_000
+        assert gzip.decompress(body) == wasm.read_bytes()
+        assert get("gzip;q=0, br;q=0")[0] is None
         assert get("identity") == (None, "application/wasm", wasm.read_bytes())
         st = wasm.stat()
         os.utime(wasm, (st.st_atime, st.st_mtime + 10))  # the file rebuilt since
-        assert get("gzip")[0] is None
+        assert get("br, gzip")[0] is None
     finally:
         srv.shutdown()
         srv.server_close()

@@ -25,7 +25,11 @@ try {
   const { loadPyodide } = await import(pathToFileURL(path.join(vendor, "pyodide", "pyodide.mjs")).href);
   const { prepareSnapshot } = await import(
     pathToFileURL(path.join(root, "web", "boot", "snapshot-prepare.mjs")).href);
-  const py = await loadPyodide({ indexURL: path.join(vendor, "pyodide") + path.sep, _makeSnapshot: true });
+  // the standard library the page loads (web/boot/runtime.mjs)
+  const stdLibURL = build.stdlib ? path.join(vendor, build.stdlib) : undefined;
+  const py = await loadPyodide({
+    indexURL: path.join(vendor, "pyodide") + path.sep, stdLibURL, _makeSnapshot: true,
+  });
   const zip = new Uint8Array(fs.readFileSync(path.join(vendor, "app.zip")));
   const failed = prepareSnapshot(py, zip, build.snapshot_modules, build.web_modules);
   const bytes = py.makeMemorySnapshot();

@@ -1,6 +1,6 @@
 """Vendoring and a static server for the browser app (O1, O3).
 
-Standard library only. Two jobs:
+Standard library only (and PyPI's ``brotli`` when installed). Two jobs:
 
 ``ensure_vendor(root)``
     Makes the page's runtime and code available from the app's own folder, in the
@@ -42,9 +42,10 @@ Standard library only. Two jobs:
     (or ``python3 -m tools.serve …``) takes the port, vendors if needed, serves
     the repository root over HTTP and prints the URL. Wrong arguments or a port
     in use: one line on stderr, exit status 2, before any vendoring. It sends a
-    vendored file's precompressed ``.gz`` sibling (:func:`ensure_gzip`) with
-    ``Content-Encoding: gzip`` when the browser accepts it, as nginx's
-    ``gzip_static`` does (issue 23 item 3). Any static server works as well
+    vendored file's precompressed ``.br`` or ``.gz`` sibling
+    (:func:`ensure_compressed`) with its ``Content-Encoding`` when the browser
+    accepts it, brotli first, as nginx's ``brotli_static`` and ``gzip_static``
+    do (issue 23 item 3, issue 31 item 2). Any static server works as well
     (``python -m http.server``, which sends every file as it is) once vendored.
 
 This module lives in the repository's ``tools/``, outside the engine: nothing
@@ -65,12 +66,15 @@ import sys
 import threading
 import zipfile
 from pathlib import Path
+from typing import Callable
 
 from . import firstpaint
 from .pyimports import imports, module_name, ours
 from .snapshot import ensure_snapshot
+from .stdlib import current as current_stdlib
+from .stdlib import ensure_stdlib
 
-__all__ = ["ROOT", "ensure_vendor", "ensure_bundle", "ensure_gzip", "browser_modules",
+__all__ = ["ROOT", "ensure_vendor", "ensure_bundle", "ensure_compressed", "browser_modules",
            "make_server", "main", "VendorError"]
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -282,6 +286,16 @@ def _snapshot_modules(sources: list[tuple[str, Path]]) -> list[str]:
 UNUSED_PYSCRIPT = re.compile(r"^(codemirror|xterm)")
 
 
+def _js_sources(root: Path) -> list[Path]:
+    """The JavaScript that runs Python (:func:`tools.stdlib.roots`): PyScript's
+    dist but its editor and terminal, and our modules outside web/vendor/."""
+    pyscript = root / "web" / "vendor" / "pyscript"
+    out = [p for p in sorted(pyscript.glob("*.js")) if not UNUSED_PYSCRIPT.match(p.name)]
+    web = root / "web"
+    out += [p for p in sorted(web.rglob("*.mjs")) if "vendor" not in p.relative_to(root).parts]
+    return out
+
+
 def _python_entries(root: Path) -> set[str]:
     """The Python files ``index.html`` names by URL (``<script type="py" src>``): the
     only ones of ``web/`` the page fetches as files; the rest come in app.zip."""
@@ -292,17 +306,20 @@ def _python_entries(root: Path) -> set[str]:
     return set(re.findall(r'<script[^>]*type="py"[^>]*src="([^"]+)"', html))
 
 
-def _shell_files(root: Path) -> list[str]:
+def _shell_files(root: Path, stdlib: str | None) -> list[str]:
     """Every file the service worker precaches, as paths relative to the root: what
-    the page and its workers fetch, no more (a first visit moves each file once)."""
+    the page and its workers fetch, no more (a first visit moves each file once):
+    the trimmed standard library (``stdlib``, :mod:`tools.stdlib`) or, without
+    one, the full."""
     files = [name for name in SHELL_FILES if (root / name).is_file()]
+    unused = "web/vendor/pyodide/python_stdlib.zip" if stdlib else "web/vendor/stdlib.zip"
     entries = _python_entries(root)
     web = root / "web"
     for path in sorted(web.rglob("*")) if web.is_dir() else ():
         rel = path.relative_to(root)
         if not path.is_file() or "__pycache__" in rel.parts:
             continue
-        if any(p.startswith(".") for p in rel.parts) or path.suffix in (".map", ".tmp", ".pyc", ".gz"):
+        if any(p.startswith(".") for p in rel.parts) or path.suffix in (".map", ".tmp", ".pyc", ".gz", ".br"):
             continue
         if rel.parts[:2] == ("web", "vendor") and (path.name in (
             "build.json", "build.mjs", "sw-manifest.js",
@@ -311,6 +328,8 @@ def _shell_files(root: Path) -> list[str]:
         if path.suffix == ".py" and rel.as_posix() not in entries:
             continue  # in app.zip (or a build-time script), never fetched as a file
         if rel.parts[:3] == ("web", "vendor", "pyscript") and UNUSED_PYSCRIPT.match(path.name):
+            continue
+        if rel.as_posix() == unused or path.name == "stdlib.json":
             continue
         files.append(rel.as_posix())
     return files
@@ -367,7 +386,8 @@ def _ensure_bundle(root: Path, force: bool) -> dict:
     build_json = vendor / "build.json"
     _ensure_first_paint(root)
     sources = _python_sources(root)
-    shell = _shell_files(root)
+    stdlib = current_stdlib(root, sources, _js_sources(root))
+    shell = _shell_files(root, stdlib)
     inputs = [p for _, p in sources] + [root / f for f in shell] + [root / "web", root / "kosynka"]
     if not force and build_json.is_file():
         try:
@@ -378,13 +398,18 @@ def _ensure_bundle(root: Path, force: bool) -> dict:
                 and record.get("files") == _precache(shell)
                 and record.get("modules") == _module_names(sources)
                 and record.get("web_modules") == _module_names(sources, "web")
+                and record.get("stdlib") == stdlib
             ):
                 return record
         except (OSError, ValueError):
             pass
 
     # app.zip: deterministic (sorted names, fixed dates) so its hash is its content.
-    app_hash = hashlib.sha256()
+    # The hash keys the stored snapshot: the standard library it was made with
+    # counts too (a heap restored over another zip would read it at wrong offsets).
+    app_hash = hashlib.sha256(f"stdlib:{stdlib}\0".encode())
+    if stdlib:
+        app_hash.update((vendor / stdlib).read_bytes())
     tmp = vendor / "app.zip.tmp"
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
         for arc, path in sources:
@@ -421,6 +446,7 @@ def _ensure_bundle(root: Path, force: bool) -> dict:
         "modules": modules,
         "web_modules": _module_names(sources, "web"),
         "snapshot_modules": _snapshot_modules(sources),
+        "stdlib": stdlib,
     }
     text = json.dumps(record, indent=1, sort_keys=True)
     (vendor / "build.mjs").write_text(
@@ -436,9 +462,9 @@ def _ensure_bundle(root: Path, force: bool) -> dict:
 
 def _drop_others(folder: Path, wanted: set[str]) -> None:
     """Delete the files of ``folder`` an older pinned version left behind: those
-    not in ``wanted``, nor the gzipped copy of one (:func:`ensure_gzip`)."""
+    not in ``wanted``, nor a compressed copy of one (:func:`ensure_compressed`)."""
     for old in folder.iterdir():
-        if old.name.removesuffix(".gz") not in wanted:
+        if old.name.removesuffix(".gz").removesuffix(".br") not in wanted:
             old.unlink()
 
 
@@ -482,37 +508,81 @@ def _ensure_vendor(root: Path, vendor: Path) -> dict:
             _copy_if_stale(src, vendor / folder / src.name)
         _drop_others(vendor / folder, {f.name for f in files})
     record = ensure_bundle(root)
+    if ensure_stdlib(root, _python_sources(root), _js_sources(root)):  # fails soft
+        record = ensure_bundle(root)  # made now: the build names it
     ensure_snapshot(root, record)  # issue 15; fails soft
-    ensure_gzip(vendor)
+    ensure_compressed(vendor)
     return record
 
 
-# Vendored files a server may send gzipped (issue 23 item 3): text and wasm worth
-# it (the wasm 9.6 MB -> 3.6 MB; python_stdlib.zip and app.zip are compressed already).
-GZIP_SUFFIXES = (".wasm", ".mjs", ".js", ".json", ".css")
-GZIP_MIN_BYTES = 16_384
+# Vendored files a server may send compressed (issue 23 item 3, issue 31 item 2):
+# text and wasm worth it (the wasm 9.6 MB -> 3.5 MB gzip, 2.7 MB brotli;
+# python_stdlib.zip, stdlib.zip and app.zip are compressed already).
+COMPRESS_SUFFIXES = (".wasm", ".mjs", ".js", ".json", ".css")
+COMPRESS_MIN_BYTES = 16_384
+# sibling suffix -> Content-Encoding, the server's order of preference
+ENCODINGS = ((".br", "br"), (".gz", "gzip"))
 
 
-def ensure_gzip(vendor: Path) -> list[Path]:
-    """Write ``<file>.gz`` beside each file of ``vendor`` that ends in one of
-    ``GZIP_SUFFIXES`` and is at least ``GZIP_MIN_BYTES`` long, when missing or
-    older than it (as for nginx's ``gzip_static``): :func:`make_server` sends it with
-    ``Content-Encoding: gzip`` to a browser that accepts gzip. Returns those written."""
+def _brotli() -> Callable[[bytes], bytes] | None:
+    """``brotli.compress`` at its best quality (PyPI ``brotli``, pinned in
+    requirements-dev.txt), or None when it is not installed."""
+    try:
+        import brotli  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return None
+    return functools.partial(brotli.compress, quality=11)
+
+
+def ensure_compressed(vendor: Path) -> list[Path]:
+    """Write ``<file>.gz`` and ``<file>.br`` beside each file of ``vendor`` that
+    ends in one of ``COMPRESS_SUFFIXES`` and is at least ``COMPRESS_MIN_BYTES``
+    long, when missing or older than it (as for nginx's ``gzip_static`` and
+    ``brotli_static``): :func:`make_server` sends one with its
+    ``Content-Encoding`` to a browser that accepts it, brotli first. Without the
+    ``brotli`` package only gzip is written (one line on stderr). Brotli's best
+    quality takes about a minute for the wasm on a loaded 2-core machine, once
+    per runtime version. Returns those written."""
     import gzip
 
+    packers: list[tuple[str, Callable[[bytes], bytes]]] = [
+        (".gz", functools.partial(gzip.compress, compresslevel=9, mtime=0))]
+    br = _brotli()
+    if br is None:
+        print("kosynka: brotli is not installed, the runtime is served gzipped only "
+              "(python3 -m pip install -r requirements-dev.txt)", file=sys.stderr)
+    else:
+        packers.append((".br", br))
     written = []
     for path in sorted(vendor.rglob("*")):
-        if not path.is_file() or path.suffix not in GZIP_SUFFIXES:
+        if not path.is_file() or path.suffix not in COMPRESS_SUFFIXES:
             continue
         st = path.stat()
-        gz = path.with_name(path.name + ".gz")
-        if st.st_size < GZIP_MIN_BYTES or (gz.is_file() and gz.stat().st_mtime >= st.st_mtime):
+        if st.st_size < COMPRESS_MIN_BYTES:
             continue
-        tmp = gz.with_name(gz.name + ".tmp")
-        tmp.write_bytes(gzip.compress(path.read_bytes(), 9, mtime=0))
-        os.replace(tmp, gz)
-        written.append(gz)
+        for suffix, pack in packers:
+            out = path.with_name(path.name + suffix)
+            if out.is_file() and out.stat().st_mtime >= st.st_mtime:
+                continue
+            tmp = out.with_name(out.name + ".tmp")
+            tmp.write_bytes(pack(path.read_bytes()))
+            os.replace(tmp, out)
+            written.append(out)
     return written
+
+
+def _accepts(header: str, coding: str) -> bool:
+    """Whether an ``Accept-Encoding`` header accepts ``coding`` (named, not with
+    ``q=0``)."""
+    for part in header.split(","):
+        name, _, params = part.strip().partition(";")
+        if name.strip().lower() == coding:
+            q = params.strip().removeprefix("q=") if params.strip().startswith("q=") else "1"
+            try:
+                return float(q) > 0
+            except ValueError:
+                return True
+    return False
 
 
 # --------------------------------------------------------------------- server
@@ -555,7 +625,8 @@ def make_server(root: Path | str | None = None, port: int = 8000, host: str = "1
             ".py": "text/plain",
         }
 
-        gzipped: str | None = None  # the file whose .gz sibling this answer sends
+        # the file whose precompressed sibling this answer sends: (path, suffix, coding)
+        packed: tuple[str, str, str] | None = None
 
         def translate_path(self, path):
             if prefix != "/":
@@ -563,23 +634,30 @@ def make_server(root: Path | str | None = None, port: int = 8000, host: str = "1
                     return str(root / ".no-such-file")
                 path = "/" + path[len(prefix):]
             real = super().translate_path(path)
-            return real + ".gz" if real == self.gzipped else real
+            return real + self.packed[1] if self.packed and real == self.packed[0] else real
 
         def send_head(self):
-            # like nginx's gzip_static: a precompressed sibling (ensure_gzip) goes
-            # to a browser that accepts gzip, with Content-Encoding
-            self.gzipped = None
-            if "gzip" in self.headers.get("Accept-Encoding", ""):
-                real = self.translate_path(self.path)
+            # like nginx's brotli_static and gzip_static: a precompressed sibling
+            # (ensure_compressed) goes to a browser that accepts its encoding,
+            # brotli first, with Content-Encoding
+            self.packed = None
+            accept = self.headers.get("Accept-Encoding", "")
+            real = self.translate_path(self.path)
+            for suffix, coding in ENCODINGS:
+                if not _accepts(accept, coding):
+                    continue
                 try:  # a stale sibling (its file rebuilt since) is not sent
-                    if os.stat(real + ".gz").st_mtime >= os.stat(real).st_mtime:
-                        self.gzipped = real
+                    if os.stat(real + suffix).st_mtime >= os.stat(real).st_mtime:
+                        self.packed = (real, suffix, coding)
+                        break
                 except OSError:
                     pass
             return super().send_head()
 
         def guess_type(self, path):
-            return super().guess_type(path[:-3] if self.gzipped and path.endswith(".gz") else path)
+            if self.packed and path.endswith(self.packed[1]):
+                path = path[: -len(self.packed[1])]
+            return super().guess_type(path)
 
         def do_GET(self):  # noqa: N802
             if rebuild and self.path.split("?")[0].rsplit("/", 1)[-1] in (
@@ -602,8 +680,9 @@ def make_server(root: Path | str | None = None, port: int = 8000, host: str = "1
         def end_headers(self):
             # Let the browser revalidate; the service worker does the caching.
             self.send_header("Cache-Control", "no-cache")
-            if self.gzipped:
-                self.send_header("Content-Encoding", "gzip")
+            if self.packed:
+                self.send_header("Content-Encoding", self.packed[2])
+            if self.path.split("?")[0].rsplit("/", 1)[-1].endswith(COMPRESS_SUFFIXES):
                 self.send_header("Vary", "Accept-Encoding")
             super().end_headers()
 

@@ -54,7 +54,7 @@ from html import escape
 
 from kosynka import deals, records, variants
 from kosynka.game import Game, SaveError
-from kosynka.position import IllegalMoveError, InvalidMoveError, Rules
+from kosynka.position import IllegalMoveError, InvalidMoveError, Move, Rules
 from kosynka.safety import next_safe_move
 from web import links, sheets, solve, store
 from web.dom import document, nil, today_iso, window
@@ -287,7 +287,7 @@ class Solo:
             js.console.warn(f"save failed: {e}")
 
     # ------------------------------------------------------------ moves
-    def play(self, move: str, assisted: bool = False) -> bool:
+    def play(self, move: Move | str, assisted: bool = False) -> bool:
         """Ask the engine to make ``move``; False (and nothing changes) if illegal."""
         try:
             self.game.play(move, assisted=assisted)

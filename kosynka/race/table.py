@@ -12,151 +12,42 @@ table, ``None`` for a spectator). The host keeps a :class:`~kosynka.game.Game`
 per racer: the truth of the race. Only moves in the pinned notation change a
 game; ``U`` (undo) is refused (N10), and nothing here gives hints.
 
-Decisions where SPEC is silent (docs/race.md):
-
-- the race is Classic — draw 1 or 3, unlimited redeals — on a verified deal
-  (V1) under those rules;
-- a name is 1–24 characters (code points), any Unicode except control
-  characters and lone surrogates, not only spaces; it is shown, never
-  interpreted;
-- the running score: a win is 1 point, a draw ½ to each who shares it;
-- standings: winners (or those who share a draw) are placed 1; the others by
-  cards on foundations, then face-up cards in columns, those still in the race
-  before those out, and among those out the later one first; equal keys share
-  a place;
-- a member whose channel is down for ``GRACE`` s is out: resigned if racing
-  (N9), else they leave the table (a spectator sits in the seat they free
-  while the table is in its lobby) — but one who raced in the race just over
-  stays until Again or Change settings (its result is theirs, told when they
-  come back: issue 19), and their grace then starts anew;
-- the time-up and a grace ending at the same instant: the time-up first (N6);
-- a draw offer is cancelled when its maker resigns; when someone else leaves
-  the race, the offer stands for those still racing;
-- at Change settings a seat whose player is away (channel down) is freed: they
-  watch while their grace runs and sit again, if a seat is free, when they are
-  back; newcomers and spectators sit in order of arrival;
-- the host may remove anyone seated (or watching) while the table is in its
-  lobby (a stranger who took a free seat would block Start until they pressed
-  Ready); a removed member leaves the table;
-- Leave is said (N12, :meth:`Table.leave`): racing, it is a resignation; one
-  who raced the race on the table keeps their row in its results until the
-  table moves on (Again deals without them); anyone else leaves at once; no
-  grace runs for a leaver;
-- at most ``MAX_WATCHERS`` spectators (so at most 8 members): every view lists
-  every member, so each one more costs every member's every view; a join past
-  that is refused (``table/full``).
-
-What happened is kept as **events** (:meth:`Table.events_since`): each change
-appends one or more, numbered (``n``), and a view carries those its member has
-not had (the host keeps where each member is); the table keeps the last
-:data:`EVENTS_KEPT`. Kinds (``kind``; ``pid`` and ``name`` of whom it is about):
-
-=============== ==============================================================
-``joined``      ``seat`` (``None``: watching)
-``seated``      a spectator got a free seat (``seat``)
-``left``        ``why``: ``away`` (the grace ran out outside a race), ``removed``, or
-                ``left`` (they said Leave, N12; racing, ``resigned`` comes first)
-``dropped``     the channel went down (the grace runs); ``back``: it is up again
-``ready``       ``ready`` (true / false)
-``settings``    ``draw``, ``minutes`` (changed in the lobby)
-``lobby``       the host chose Change settings after a race
-``started``     ``race``, ``deal``, ``draw``, ``minutes``
-``moved``       by ``pid``: their ``moves``, ``foundation``, ``face_up`` (never the move)
-``offered``     a draw, by ``pid`` (``offer``: its id)
-``agreed``      ``pid`` agreed to ``offer``
-``refused``     ``pid`` refused ``offer`` (it is off)
-``cancelled``   ``offer`` is off: ``why`` ``moved`` (``pid`` moved before agreeing, N7)
-                or ``out`` (its maker, ``pid``, left the race)
-``resigned``    ``pid`` resigned (N8); ``counted_out``: away past the grace (N9)
-``time_up``     the timed race's clock ran out (N6)
-``ended``       ``reason`` (below), ``winners``, ``drawn`` (pids)
-=============== ==============================================================
-
-How a race ends (``end``, in every view once it is over): ``reason`` is
-``all_up`` (someone put all 52 cards up, N4/N5), ``time_up`` (N4/N6, with
-``decided_by``: ``foundation`` — most cards on foundations —, ``face_up`` —
-foundations tied among the best, most face-up cards in columns — or ``tie``:
-still tied, a draw between them), ``agreed`` (a draw everyone still racing
-agreed to, N7) or ``last_left`` (everyone else resigned or was counted out,
-N8/N9). Each row of the standings says ``why`` it has its place: ``all_up``,
-``last_left``, ``agreed``; ``foundation`` (placed by cards on foundations),
-``face_up`` (same foundations as another, placed by face-up cards), ``tie``
-(the same counters as another: the place is shared); ``resigned`` or
-``counted_out`` for those out of the race.
+Decisions where SPEC is silent: docs/race.md ("Decisions where SPEC is
+silent"), each stated again at the method that makes it; the standings:
+:mod:`.standings`. What happened is kept as events (:meth:`Table.events_since`,
+their kinds: :mod:`.views`), what each member is shown: :mod:`.views`.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections import deque
-from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..errors import KosynkaError
+import kosynka.race.views as views
+
 from ..game import Game
 from ..position import IllegalMoveError, InvalidMoveError, Position, Rules
+from .standings import outcome, progress, rank, shown, time_up
+from .terms import (
+    DRAWS,
+    EVENTS_KEPT,
+    GRACE,
+    HOST,
+    LOBBY,
+    MAX_SEATS,
+    MAX_WATCHERS,
+    MINUTES,
+    NAME_MAX,
+    OVER,
+    RACING,
+    Member,
+    RaceError,
+    check_name,
+)
 
 __all__ = ["Table", "Member", "RaceError", "HOST", "GRACE", "NAME_MAX", "MINUTES", "DRAWS",
            "MAX_SEATS", "MAX_WATCHERS", "EVENTS_KEPT", "LOBBY", "RACING", "OVER", "progress",
            "check_name"]
-
-HOST = 0
-MAX_SEATS = 4          # the host and up to three friends (N1)
-MAX_WATCHERS = 4       # spectators at most (every view lists every member)
-GRACE = 60.0           # seconds to come back after a drop (N9)
-NAME_MAX = 24          # characters (code points) in a name
-DRAWS = (1, 3)         # cards per stock tap (N4)
-MINUTES = (None, 5, 10, 15)   # race kinds: None = to the last card, else timed (N4)
-EVENTS_KEPT = 100      # the table's memory of what happened
-LOBBY, RACING, OVER = "lobby", "racing", "over"
-
-
-class RaceError(KosynkaError):
-    """An action the race's rules refuse; ``code`` is stable (``race/…``, ``move/…``)."""
-
-    def __init__(self, code: str, detail: str) -> None:
-        super().__init__(f"{code}: {detail}")
-        self.code = code
-        self.detail = detail
-
-
-def check_name(name: object) -> str:
-    """``name`` if it is a valid player name, else :class:`RaceError` ``name/bad``."""
-    if not isinstance(name, str) or not name.strip():
-        raise RaceError("name/bad", "a name is some text")
-    if len(name) > NAME_MAX:
-        raise RaceError("name/bad", f"a name has at most {NAME_MAX} characters")
-    if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in name):
-        raise RaceError("name/bad", "a name has no control characters")
-    return name
-
-
-def progress(position: Position, moves: int) -> dict[str, int]:
-    """N2: what the others see of a player — cards on foundations, face-up
-    cards in columns (the N4 tie-break), moves (T1)."""
-    return {"foundation": sum(position.foundations),
-            "face_up": sum(1 for _ in position.cards_face_up()), "moves": moves}
-
-
-def _progress(game: Game) -> dict[str, int]:
-    return progress(game.position, game.moves)
-
-
-@dataclass
-class Member:
-    pid: int
-    name: str
-    seat: int | None                 # 0–3, None for a spectator
-    ready: bool = False
-    connected: bool = True
-    dropped_at: float | None = None
-    score: float = 0.0
-    game: Game | None = None         # set for the racers of the current/last race
-    status: str = "waiting"          # waiting, watching, racing, resigned, won, lost, draw
-    out: str | None = None           # "resigned" or "dropped" once out of a race
-    out_at: float | None = None
-    left: bool = False               # said Leave (N12) in or after a race they raced:
-                                     # their row stays until the table moves on
 
 
 class Table:
@@ -407,14 +298,14 @@ class Table:
         m = self.members[pid]
         assert m.game is not None
         m.game.play(move)
-        shown = _progress(m.game)
-        self._event("moved", pid, **shown)
+        now_shown = shown(m.game)
+        self._event("moved", pid, **now_shown)
         if self.offer and pid not in self.offer["agreed"]:
             self._event("cancelled", pid, offer=self.offer["id"], why="moved")
             self.offer = None
         if m.game.is_won:
             self._end(now, "all_up", winners=[m])
-        return shown
+        return now_shown
 
     def offer_draw(self, pid: int, now: float) -> None:
         """N7: offer a draw to everyone still racing."""
@@ -473,24 +364,9 @@ class Table:
             return None
         return self.started_at + self.minutes * 60
 
-    def _time_up(self, now: float) -> None:
-        """N4: most cards on foundations, then most face-up cards in columns;
-        still tied among the best → a draw between them."""
-        self._event("time_up")
-        racing = self.still_racing()
-        key = {m.pid: _key(m) for m in racing}
-        best = max(key.values())
-        top = [m for m in racing if key[m.pid] == best]
-        if len(top) > 1:
-            self._end(now, "time_up", drawn=top, decided_by="tie")
-            return
-        rivals = [k for pid, k in key.items() if pid != top[0].pid]
-        decided_by = ("foundation" if not rivals or all(k[0] < best[0] for k in rivals)
-                      else "face_up")
-        self._end(now, "time_up", winners=top, decided_by=decided_by)
-
     def _end(self, now: float, reason: str, winners: list[Member] | tuple[()] = (),
              drawn: list[Member] | tuple[()] = (), decided_by: str | None = None) -> None:
+        """The race is over: the running score — a win 1 point, a draw ½ to each in it."""
         self.phase, self.ended_at, self.offer = OVER, now, None
         for m in self.racers():
             if m in winners:
@@ -502,48 +378,8 @@ class Table:
         self._grace_anew(now)   # still away: a spectator leaves at the grace's end
         self.end = {"reason": reason, "winners": [m.pid for m in winners],
                     "drawn": [m.pid for m in drawn], "decided_by": decided_by}
-        self.standings = self._standings()
+        self.standings = rank(self.racers(), reason)
         self._event("ended", **self.end)
-
-    def _standings(self) -> list[dict[str, Any]]:
-        rows = []
-        reason = self.end["reason"] if self.end else None
-        for m in self.racers():
-            assert m.game is not None
-            pr = _progress(m.game)
-            key: tuple[Any, ...]
-            if m.status in ("won", "draw"):
-                key = (0,)
-            else:
-                key = (1, m.out is not None, -pr["foundation"], -pr["face_up"], -(m.out_at or 0.0))
-            rows.append((key, m, {"pid": m.pid, "name": m.name, "place": 0,
-                                  "result": {"won": "won", "draw": "draw"}.get(m.status, "lost"),
-                                  **pr, "out": m.out, "why": ""}))
-        rows.sort(key=lambda r: r[0])
-        for i, (key, _m, row) in enumerate(rows):
-            row["place"] = rows[i - 1][2]["place"] if i and rows[i - 1][0] == key else i + 1
-        placed = [(m, row) for _, m, row in rows if m.out is None]
-        for m, row in placed:
-            row["why"] = self._why(m, row, reason, placed)
-        for _, m, row in rows:
-            if m.out is not None:
-                row["why"] = "resigned" if m.out == "resigned" else "counted_out"
-        return [row for _, _, row in rows]
-
-    def _why(self, m: Member, row: dict[str, Any], reason: str | None,
-             placed: list[tuple[Member, dict[str, Any]]]) -> str:
-        """Why a racer still in the race at its end has their place."""
-        if row["result"] == "won" and reason in ("all_up", "last_left"):
-            return reason
-        if row["result"] == "draw" and reason == "agreed":
-            return "agreed"
-        others = [r for o, r in placed if o is not m]
-        if any((r["foundation"], r["face_up"]) == (row["foundation"], row["face_up"])
-               for r in others):
-            return "tie"
-        if any(r["foundation"] == row["foundation"] for r in others):
-            return "face_up"
-        return "foundation"
 
     # ----------------------------------------------------------- after a race
     def again(self, pid: int, deal: int | Callable[[], int], now: float) -> None:
@@ -588,6 +424,20 @@ class Table:
                 m.seat, m.status, m.game = self._free_seat(), "waiting", None
                 self._event("seated", m.pid, seat=m.seat)
 
+    # ----------------------------------------------------------- views (.views)
+    def can(self, pid: int) -> dict[str, bool]:
+        """What member ``pid`` may do now (:func:`.views.can`)."""
+        return views.can(self, pid)
+
+    def outcome(self, pid: int) -> dict[str, Any] | None:
+        """How the race went for ``pid`` (:func:`.standings.outcome`)."""
+        m = self.members.get(pid)
+        return None if m is None else outcome(m, self.standings)
+
+    def view(self, pid: int, since: int | None = None) -> dict[str, Any]:
+        """What member ``pid`` is shown (:func:`.views.view`)."""
+        return views.view(self, pid, since)
+
     # ----------------------------------------------------------- time
     def next_deadline(self) -> float | None:
         """The next moment a timer fires (for the caller's setTimeout), or None."""
@@ -611,10 +461,15 @@ class Table:
                     if m.dropped_at is not None and m.dropped_at + GRACE <= now]
             if not due:
                 break
-            at, _, m = min(due, key=lambda d: d[:2])
+            at, _, m = min(due, key=lambda d: d[:2])   # at one instant the time-up first (N6)
             self.now = max(self.now, at)
             if m is None:
-                self._time_up(at)
+                self._event("time_up")
+                top, decided_by = time_up(self.still_racing())
+                if decided_by == "tie":
+                    self._end(at, "time_up", drawn=top, decided_by=decided_by)
+                else:
+                    self._end(at, "time_up", winners=top, decided_by=decided_by)
             else:
                 self._expire(m, at)
         self.now = now
@@ -634,83 +489,3 @@ class Table:
         for m in self.members.values():
             if not m.connected and m.dropped_at is None and not m.left:   # (the host never drops)
                 m.dropped_at = now
-
-    # ----------------------------------------------------------- views
-    def can(self, pid: int) -> dict[str, bool]:
-        """What member ``pid`` may do now — the rules' own answer, for a
-        screen's buttons: ``move``, ``offer`` (a draw), ``answer`` (an offer to
-        them), ``resign``, ``ready`` (a seated friend in the lobby), and the
-        host's ``settings``, ``start``, ``again``, ``change_settings`` and
-        ``remove`` (someone, in the lobby)."""
-        m = self.members.get(pid)
-        racing = self.phase == RACING and m is not None and m.status == "racing"
-        lobby, over, host = self.phase == LOBBY, self.phase == OVER, pid == HOST
-        friends = [f for f in self.seated() if f.pid != HOST]
-        return {
-            "move": racing, "resign": racing,
-            "offer": racing and self.offer is None,
-            "answer": racing and self.offer is not None and pid not in self.offer["agreed"],
-            "ready": lobby and not host and m is not None and m.seat is not None,
-            "settings": lobby and host,
-            "start": lobby and host and bool(friends) and all(f.ready for f in friends),
-            "again": over and host and len([s for s in self.seated() if not s.left]) >= 2,
-            "change_settings": over and host,
-            "remove": lobby and host and len(self.members) > 1,
-        }
-
-    def outcome(self, pid: int) -> dict[str, Any] | None:
-        """How the race went for ``pid``: None while they race (or never raced);
-        else ``result`` — ``won``, ``lost``, ``draw``, ``resigned`` or
-        ``counted_out`` —, ``why`` (as in the standings), ``place`` and ``of``
-        (None until the race is over), and their ``foundation``, ``face_up``,
-        ``moves``."""
-        m = self.members.get(pid)
-        if m is None or m.game is None or m.status in ("racing", "watching", "waiting"):
-            return None
-        row = next((r for r in self.standings or () if r["pid"] == pid), None)
-        result = {"resigned": "resigned", "dropped": "counted_out"}.get(m.out or "", m.status)
-        if result == "resigned" and m.status != "resigned" and row is None:
-            result = m.status
-        return {"result": result, "why": row["why"] if row else result,
-                "place": row["place"] if row else None,
-                "of": len(self.standings) if row and self.standings else None,
-                **_progress(m.game)}
-
-    def view(self, pid: int, since: int | None = None) -> dict[str, Any]:
-        """What member ``pid`` is shown (N2): everyone's counters, no one's
-        cards — until the race is over, when every table is shown; what they
-        may do (``can``), how it went for them (``outcome``), how the race
-        ended (``end``), and the ``events`` after number ``since`` (None: none)."""
-        players = []
-        for m in sorted(self.members.values(), key=lambda m: (m.seat is None, m.seat or 0, m.pid)):
-            row: dict[str, Any] = {
-                "pid": m.pid, "name": m.name, "seat": m.seat, "host": m.pid == HOST,
-                "ready": m.ready, "connected": m.connected, "status": m.status,
-                "out": m.out, "score": m.score, "left": m.left,
-                "away": None if m.dropped_at is None else max(0.0, m.dropped_at + GRACE - self.now)}
-            row.update(_progress(m.game) if m.game else {"foundation": 0, "face_up": 0, "moves": 0})
-            players.append(row)
-        over = self.phase == OVER
-        return {
-            "you": pid, "phase": self.phase, "can": self.can(pid), "outcome": self.outcome(pid),
-            "race": self.race, "deal": self.deal,
-            "draw": self.draw, "minutes": self.minutes,
-            "clock": (None if self.started_at is None
-                      else (self.ended_at if over and self.ended_at is not None else self.now)
-                      - self.started_at),
-            "ends_in": None if self.ends_at is None else self.ends_at - self.now,
-            "players": players,
-            "offer": dict(self.offer, agreed=list(self.offer["agreed"])) if self.offer else None,
-            "standings": self.standings if over else None,
-            "end": dict(self.end) if over and self.end else None,
-            "tables": ({str(m.pid): m.game.position.to_json() for m in self.racers()
-                        if m.game is not None} if over else None),
-            "events": [] if since is None else self.events_since(since),
-            "event": self.event_n,
-        }
-
-
-def _key(m: Member) -> tuple[int, int]:
-    assert m.game is not None
-    pr = _progress(m.game)
-    return pr["foundation"], pr["face_up"]

@@ -187,16 +187,17 @@ def test_worker_pyodide_restores_the_snapshot(new_context, base_url):
     assert first[1] != second[1]
 
 
-def test_vendoring_again_keeps_the_gzipped_runtime(vendored):
+def test_vendoring_again_keeps_the_compressed_runtime(vendored):
     """ensure_vendor on a vendored tree (each test worker's start, each `serve`) leaves
-    the gzipped copies of the runtime as they are: a CI run lost its browser tests
-    when it deleted and rewrote them each time, and two workers crossed."""
+    the gzip and brotli copies of the runtime as they are: a CI run lost its browser
+    tests when it deleted and rewrote them each time, and two workers crossed."""
     from tools.serve import ensure_vendor
 
-    def gzipped():
-        return {p: p.stat().st_mtime_ns for p in (ROOT / "web" / "vendor").rglob("*.gz")}
+    def packed():
+        vendor = ROOT / "web" / "vendor"
+        return {p: p.stat().st_mtime_ns for p in [*vendor.rglob("*.gz"), *vendor.rglob("*.br")]}
 
-    before = gzipped()
-    assert any("pyscript" in p.parts for p in before), sorted(before)
+    before = packed()
+    assert any("pyscript" in p.parts and p.suffix == ".br" for p in before), sorted(before)
     assert ensure_vendor(ROOT) == vendored
-    assert gzipped() == before
+    assert packed() == before

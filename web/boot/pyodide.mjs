@@ -34,10 +34,10 @@ import build from "../vendor/build.mjs";
 import { findSnapshot, deleteSnapshot } from "./snapshot-store.mjs";
 import { whenReadyAndIdle } from "./when-ready.mjs";
 import { REINIT } from "./snapshot-prepare.mjs";
+import { indexURL, runtime, stdLibURL } from "./runtime.mjs";
 
 export { version };
 
-const indexURL = new URL("../vendor/pyodide/", import.meta.url).href;
 const html = document.documentElement;
 const cfg = globalThis.KOSYNKA_BOOT || {};
 const timing = (globalThis.kosynkaBootTiming ||= {});
@@ -96,11 +96,11 @@ mark("module_loaded");
 // would delay the first paint (measured ~+0.2 s at 4x throttle).
 function preloadRuntime() {
   const files = [["pyodide.asm.mjs", "modulepreload"], ["pyodide.asm.wasm"],
-    ["python_stdlib.zip"], ["pyodide-lock.json"]];
+    [stdLibURL], ["pyodide-lock.json"]];
   for (const [name, rel = "preload"] of files) {
     const link = document.createElement("link");
     link.rel = rel;
-    link.href = indexURL + name;
+    link.href = new URL(name, indexURL).href;
     if (rel === "preload") {
       link.as = "fetch";
       link.crossOrigin = "anonymous";
@@ -125,7 +125,7 @@ export async function loadPyodide(options = {}) {
   if (snap) {
     timing.snapshot_bytes = snap.meta;
     try {
-      const py = await loadVendored({ ...options, indexURL, _loadSnapshot: snap.bytes });
+      const py = await loadVendored({ ...options, ...runtime, _loadSnapshot: snap.bytes });
       py.runPython(REINIT);
       if (snap.source === "shipped" && keep) whenReadyAndIdle(() => keepSnapshot(snap.bytes));
       else html.dataset.snapshot = keep ? "saved" : "off";
@@ -135,7 +135,7 @@ export async function loadPyodide(options = {}) {
       timing.snapshot_miss = { ...miss, [snap.source]: String(e && e.message || e).slice(0, 200) };
     }
   }
-  const py = await loadVendored({ ...options, indexURL });
+  const py = await loadVendored({ ...options, ...runtime });
   // a normal boot works: the stored snapshot was the trouble (not the network)
   if (snap?.source === "stored") await deleteSnapshot();
   if (keep) whenReadyAndIdle(() => keepSnapshot(null));

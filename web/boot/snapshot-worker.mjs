@@ -12,14 +12,12 @@ import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
 import build from "../vendor/build.mjs";
 import { snapshotKey, writeSnapshot } from "./snapshot-store.mjs";
 import { prepareSnapshot } from "./snapshot-prepare.mjs";
+import { runtime } from "./runtime.mjs";
 
 const vendor = new URL("../vendor/", import.meta.url);
 
 async function make() {
-  const py = await loadPyodide({
-    indexURL: new URL("pyodide/", vendor).href,
-    _makeSnapshot: true,
-  });
+  const py = await loadPyodide({ ...runtime, _makeSnapshot: true });
   const zip = await fetch(new URL("app.zip", vendor));
   if (!zip.ok) throw new Error(`app.zip: HTTP ${zip.status}`);
   const failed = prepareSnapshot(py, await zip.arrayBuffer(), build.snapshot_modules, build.web_modules);

@@ -15,9 +15,9 @@ import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
 import build from "../vendor/build.mjs";
 import { findSnapshot } from "./snapshot-store.mjs";
 import { HOME, REINIT } from "./snapshot-prepare.mjs";
+import { runtime } from "./runtime.mjs";
 
 const vendor = new URL("../vendor/", import.meta.url);
-const indexURL = new URL("pyodide/", vendor).href;
 
 export async function loadAppPyodide({ snapshot = true, shipped = true } = {}) {
   const zip = fetch(new URL("app.zip", vendor)).then((r) => {
@@ -28,13 +28,13 @@ export async function loadAppPyodide({ snapshot = true, shipped = true } = {}) {
   const snap = snapshot ? await findSnapshot(build, { shipped }) : null;
   if (snap) {
     try {
-      py = await loadPyodide({ indexURL, _loadSnapshot: snap.bytes });
+      py = await loadPyodide({ ...runtime, _loadSnapshot: snap.bytes });
       boot = "snapshot";
     } catch (e) {
       py = null;
     }
   }
-  if (!py) py = await loadPyodide({ indexURL });
+  if (!py) py = await loadPyodide(runtime);
   py.unpackArchive(await zip, "zip", { extractDir: HOME });
   // a restored heap has the home directory set up already
   py.runPython(boot === "snapshot" ? REINIT : `
