@@ -151,9 +151,10 @@ export async function loadPyodide(options = {}) {
 // snapshot, handed over without a copy) or, when null, make one.
 function keepSnapshot(bytes) {
   html.dataset.snapshot = bytes ? "storing" : "making";
+  const url = new URL("./snapshot-worker.mjs", import.meta.url);
   let worker;
   try {
-    worker = new Worker(new URL("./snapshot-worker.mjs", import.meta.url), { type: "module" });
+    worker = new Worker(url, { type: "module" });
   } catch (e) {
     html.dataset.snapshot = "failed";
     return;
@@ -169,9 +170,43 @@ function keepSnapshot(bytes) {
   worker.onerror = (e) => {
     worker.terminate();
     html.dataset.snapshot = "failed";
-    console.warn("kosynka: snapshot worker failed", e.message);
+    workerFailure(e, url).then((error) => {
+      timing.snapshot = { ok: false, error };
+      console.warn(`kosynka: snapshot worker failed: ${error}`);
+    });
   };
   const compress = !!cfg.compress;
   if (bytes) worker.postMessage({ bytes, compress }, [bytes.buffer]);
   else worker.postMessage({ compress });
+}
+
+// What an "error" event of a module worker at `url` means, in words (issue 31
+// item 6: Firefox logged "snapshot worker failed undefined"). An ErrorEvent names
+// an error thrown in the worker and where; a bare Event (Firefox, for a module
+// that did not load) names nothing, so the module and its static imports are
+// fetched again and the first that does not answer 200 with a script is named.
+export async function workerFailure(e, url) {
+  if (e && e.message) return `${e.message} (${e.filename || url}:${e.lineno || 0})`;
+  const seen = new Set();
+  const check = async (href) => {
+    if (seen.has(href)) return null;
+    seen.add(href);
+    let text;
+    try {
+      const r = await fetch(href, { cache: "no-store" });
+      const type = r.headers.get("Content-Type") || "";
+      if (!r.ok || !/javascript/.test(type)) return `${href}: HTTP ${r.status} ${type}`;
+      text = await r.text();
+    } catch (err) {
+      return `${href}: ${err && err.message || err}`;
+    }
+    for (const [, spec] of text.matchAll(/^\s*(?:import|export)\s[^;]*?\bfrom\s*["']([^"']+)["']/gm)) {
+      const bad = await check(new URL(spec, href).href);
+      if (bad) return bad;
+    }
+    return null;
+  };
+  const bad = await check(new URL(url).href);
+  return `${e && e.type || "error"} without a message (${e && e.constructor && e.constructor.name}): ` +
+    (bad ? `did not load: ${bad}` : `its modules load now: ${url}`);
 }
