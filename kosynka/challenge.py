@@ -167,7 +167,7 @@ def choices(game: Game) -> list[str]:
     if game.is_won:
         return []
     p = game.position
-    out = [p.format_move(m) for m in sorted(p.legal_moves())]
+    out = [p.format_move(m) for m in sorted(p.legal_moves)]
     if game.can_undo:
         out.append(UNDO)
     return out

@@ -156,14 +156,24 @@ class Game:
         return self.position.finish_moves()
 
     def legal_moves(self) -> list[str]:
+        """Every legal move now, in notation (none once won)."""
         if self.is_won:
             return []
         p = self.position
-        return [p.format_move(m) for m in p.legal_moves()]
+        return [p.format_move(m) for m in p.legal_moves]
 
-    def is_legal(self, move: Move) -> bool:
-        """May ``move`` (a move tuple, e.g. ``DRAW``) be played now? Never once won."""
-        return not self.is_won and self.position.is_legal(move)
+    def is_legal(self, move: Move | str) -> bool:
+        """May ``move`` (a :class:`Move`, e.g. ``DRAW``, or notation) be played
+        now? Never once won."""
+        if self.is_won:
+            return False
+        if isinstance(move, str):
+            try:
+                self.position.parse_move(move)
+            except (InvalidMoveError, IllegalMoveError):
+                return False
+            return True
+        return self.position.is_legal(move)
 
     def outcome(self) -> Outcome | None:
         """How the game has ended — won, no legal move left, a dead end — or None
@@ -179,6 +189,11 @@ class Game:
             return self.position.targets(parse_card(card))
         except InvalidCardError:
             return []
+
+    def card_moves(self, card: int) -> list[Move]:
+        """C4: the legal moves of ``card`` with everything on it (to its
+        foundation first, then the columns left to right); none once won."""
+        return [] if self.is_won else self.position.card_moves(card)
 
     def pick_at(self, pile: int, index: int | None = None) -> int | None:
         """C1/C2: the card a touch on ``pile`` (index ``index``) picks up, or None;
@@ -211,20 +226,29 @@ class Game:
             self._since = self.clock()
 
     # ----------------------------------------------------------- actions
-    def play(self, move: str, assisted: bool = False) -> Move:
-        """Make the move written in notation (``D``, ``Th>4``, ``Ah>F``). Raises
-        IllegalMoveError / InvalidMoveError with the reason; nothing changes then.
+    def play(self, move: Move | str, assisted: bool = False) -> Move:
+        """Make ``move``, a :class:`Move` or notation (``D``, ``Th>4``,
+        ``Ah>F``); returns the :class:`Move`. Raises IllegalMoveError /
+        InvalidMoveError with the reason; nothing changes then.
 
         ``assisted``: the move comes from the solver's Finish (F2). Played before
         F1 applies, it makes the game :attr:`assisted` (no record); once F1
         applies the rest is the Finish every player gets, and counts as theirs."""
         if self.is_won:
             raise IllegalMoveError(f"{move}: the game is won")
-        m = self.position.parse_move(move)
+        p = self.position
+        if isinstance(move, str):
+            m, text = p.parse_move(move), move
+        elif not isinstance(move, Move):
+            raise InvalidMoveError(f"a move must be a Move or notation, not {move!r}")
+        elif p.is_legal(move):
+            m, text = move, p.format_move(move)
+        else:
+            raise IllegalMoveError(f"illegal move {move!r}")
         if assisted and not self.auto_finish_available:
             self.assisted = True
         self._run_clock()
-        self._apply(m, move)
+        self._apply(m, text)
         return m
 
     def undo(self) -> None:
@@ -242,7 +266,7 @@ class Game:
 
     def _apply(self, m: Move, text: str) -> None:
         p = self.position
-        src, dst, _ = m
+        src, dst = m.src, m.dst
         delta = 0
         if src == STOCK:
             if not p.stock and p.redeals_used >= 1:
@@ -385,7 +409,7 @@ class Game:
 def _moving(p: Position, m: Move) -> tuple[int, ...]:
     """The cards move ``m`` takes (before it is made), the lead card first; a
     draw's cards as they will lie on the waste (the top one last)."""
-    src, _, n = m
+    src, n = m.src, m.count
     if src == STOCK:
         return p.stock[:-min(p.rules.draw, len(p.stock)) - 1:-1] if p.stock else ()
     if src < 7:

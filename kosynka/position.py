@@ -25,22 +25,31 @@ Piles, as attributes (read-only outside this module: every change is a
   (the rest of the last draw not yet played, at least 1 while the waste has
   cards). It is not part of :meth:`key`.
 
-A move is a tuple ``(src, dst, count)`` of pile numbers: columns 0–6, ``WASTE``
-7, foundation of suit ``s`` at ``FOUNDATION + s`` (8–11), ``STOCK`` 12. Tapping
-the stock (draw or redeal) is ``DRAW == (STOCK, WASTE, 0)``. Each pile also has
-an id, ``PILE_IDS[number]`` (``t1``–``t7``, ``waste``, ``f1``–``f4``, ``stock``):
-the names a view gives its piles.
+A :class:`Move` is ``count`` cards from pile ``src`` to pile ``dst``, by pile
+numbers: columns 0–6, ``WASTE`` 7, foundation of suit ``s`` at ``FOUNDATION +
+s`` (8–11), ``STOCK`` 12. Tapping the stock (draw or redeal) is ``DRAW ==
+Move(STOCK, WASTE, 0)``. Each pile also has an id, ``PILE_IDS[number]``
+(``t1``–``t7``, ``waste``, ``f1``–``f4``, ``stock``): the names a view gives
+its piles, and the words of a move's own text, ``str(move)`` and
+:meth:`Move.parse` (``t1>t4``, ``t2>t5:3`` for three cards, ``waste>f2``,
+``D``), which needs no position.
 
-Asking: :meth:`Position.is_legal` (one move), :meth:`Position.legal_moves`
-(all), :meth:`Position.targets` (where a card may go), :meth:`Position.outcome`
-(won, no legal move left, or a dead end — see :class:`Termination`).
+Asking: :meth:`Position.is_legal` (one move), :attr:`Position.legal_moves`
+(all: a lazy view, ``move in p.legal_moves`` is ``p.is_legal(move)``),
+:meth:`Position.card_moves` and :meth:`Position.targets` (where a card may go),
+:meth:`Position.outcome` (won, no legal move left, or a dead end — see
+:class:`Termination`).
 
-Notation (pinned): ``D`` taps the stock; ``<card>><dest>`` moves a card with
-everything on it, dest ``F`` (that card's foundation) or ``1``–``7``::
+Notation (pinned), read and written by the position because a card's name
+says where it is only on a table: ``D`` taps the stock; ``<card>><dest>``
+moves a card with everything on it, dest ``F`` (that card's foundation) or
+``1``–``7``::
 
     >>> p = Position.deal(0)
     >>> p.format_move(p.parse_move("D"))
     'D'
+    >>> p.parse_move("D") == Move.parse("D") == DRAW
+    True
 
 Rule decisions where SPEC is silent: a King may come back from its foundation
 to an empty column (R8 + R6: it is placed by the column rules); a King alone at
@@ -53,7 +62,7 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence, TypeAlias
+from typing import Any, Iterable, Iterator, Sequence, TypeAlias
 
 from .cards import (
     PARENTS,
@@ -72,16 +81,14 @@ from .deals import deal_cards
 from .errors import KosynkaError
 
 __all__ = [
-    "Rules", "Position", "Move", "WASTE", "FOUNDATION", "STOCK", "DRAW", "PILE_IDS",
+    "Rules", "Position", "Move", "LegalMoves", "WASTE", "FOUNDATION", "STOCK", "DRAW", "PILE_IDS",
     "PILE_NUMBERS", "destination", "Outcome", "Termination",
     "InvalidMoveError", "IllegalMoveError", "InvalidPositionError",
 ]
 
-Move: TypeAlias = tuple[int, int, int]
 WASTE = 7
 FOUNDATION = 8
 STOCK = 12
-DRAW: Move = (STOCK, WASTE, 0)
 KING = 12
 
 PILE_IDS: tuple[str, ...] = (*(f"t{i + 1}" for i in range(7)), "waste",
@@ -108,6 +115,102 @@ class IllegalMoveError(KosynkaError):
 
 class InvalidPositionError(KosynkaError):
     """Piles that no game of Klondike can have (a card twice, 53 cards, …)."""
+
+
+_MOVE_TEXT = re.compile(r"(t[1-7]|waste|f[1-4])>(t[1-7]|f[1-4])(?::([2-9]|1[0-3]))?")
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Move:
+    """A move: ``count`` cards from pile ``src`` to pile ``dst`` (pile numbers,
+    see :data:`PILE_IDS`); the stock tap is :data:`DRAW`. Frozen and slotted, it
+    compares, hashes and sorts as ``(src, dst, count)``. The move generator
+    hands out shared instances, so the solver's search makes no new object
+    (and a slotted class's fields read faster than a tuple subclass's: the
+    engine benchmark, docs/rules.md).
+
+    Its text needs no position: ``D``, or ``<pile>><pile>`` by pile ids with
+    ``:<count>`` when more than one card moves; it says nothing of legality
+    (:meth:`Position.is_legal`). The notation of cards (``Th>4``) is the
+    position's: :meth:`Position.parse_move`, :meth:`Position.format_move`.
+
+    >>> Move.parse("t2>t5:3")
+    Move.parse('t2>t5:3')
+    >>> str(Move(WASTE, FOUNDATION + 1, 1)), Move.parse("D") == DRAW
+    ('waste>f2', True)
+    """
+
+    src: int
+    dst: int
+    count: int
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """The move ``text`` writes (``str(move)``'s form); raises
+        :class:`InvalidMoveError` for anything else."""
+        if text == "D":
+            return DRAW
+        m = _MOVE_TEXT.fullmatch(text) if isinstance(text, str) else None
+        if m is None or m.group(1) == m.group(2) or (m.group(3) and m.group(1)[0] != "t"):
+            raise InvalidMoveError(
+                f"not a move: {text!r} (expected D, or pile>pile like t1>t4, t2>t5:3 or "
+                "waste>f2; a position reads Th>4 with parse_move)")
+        return cls(PILE_NUMBERS[m.group(1)], PILE_NUMBERS[m.group(2)], int(m.group(3) or 1))
+
+    def __str__(self) -> str:
+        src, dst, n = self.src, self.dst, self.count
+        if (src, dst, n) == (STOCK, WASTE, 0):
+            return "D"
+        if (type(src) is type(dst) is type(n) is int and 0 <= src < STOCK and src != dst
+                and 0 <= dst < STOCK and dst != WASTE and (n == 1 or (src < 7 and 1 < n < 14))):
+            return f"{PILE_IDS[src]}>{PILE_IDS[dst]}" + (f":{n}" if n != 1 else "")
+        return f"Move({src!r}, {dst!r}, {n!r})"  # no text: never a legal move
+
+    def __repr__(self) -> str:
+        text = str(self)
+        return text if text.startswith("Move(") else f"Move.parse({text!r})"
+
+
+DRAW = Move(STOCK, WASTE, 0)
+"""A tap on the stock: draw (R9), or redeal when the stock is empty (R10)."""
+
+_MOVES: tuple[tuple[tuple[Move, ...], ...], ...] = tuple(
+    tuple(tuple(Move(s, d, n) for n in range(14)) for d in range(STOCK)) for s in range(STOCK))
+"""``_MOVES[src][dst][count]``: the move generator hands out these few
+thousand moves instead of making new ones (as fast as bare tuples)."""
+
+
+class LegalMoves:
+    """The legal moves of a position as a lazy view (python-chess's
+    ``LegalMoveGenerator``): ``Position.legal_moves``. Iterating generates them
+    (:meth:`Position.generate_legal_moves`); ``in`` asks
+    :meth:`Position.is_legal` and generates nothing.
+
+    >>> p = Position.deal(0)
+    >>> DRAW in p.legal_moves, p.legal_moves.count() == len(list(p.legal_moves))
+    (True, True)
+    """
+
+    __slots__ = ("position",)
+
+    def __init__(self, position: Position) -> None:
+        self.position = position
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self.position._legal_list())  # generate_legal_moves(), one call less
+
+    def __contains__(self, move: object) -> bool:
+        return self.position.is_legal(move)
+
+    def __bool__(self) -> bool:
+        return bool(self.position._legal_list())
+
+    def count(self) -> int:
+        return len(self.position._legal_list())
+
+    def __repr__(self) -> str:
+        p = self.position
+        return f"<LegalMoves ({', '.join(p.format_move(m) for m in p._legal_list())})>"
 
 
 class Termination(enum.Enum):
@@ -365,7 +468,7 @@ class Position:
         move left, or a dead end (:class:`Termination`)."""
         if self.is_won:
             return Outcome(Termination.WON)
-        if not self.legal_moves():
+        if not self._legal_list():
             return Outcome(Termination.NO_MOVES)
         return Outcome(Termination.DEAD_END) if self._dead_end(max_positions) else None
 
@@ -384,7 +487,7 @@ class Position:
         todo = [self.copy()]
         while todo:
             p = todo.pop()
-            for m in p.legal_moves():
+            for m in p.generate_legal_moves():
                 p.push(m)
                 if (sum(p.foundations) > up or sum(p.down) < down
                         or len(p.stock) + len(p.waste) < talon):
@@ -399,10 +502,22 @@ class Position:
         return True
 
     # ----------------------------------------------------------- moves
-    def legal_moves(self) -> list[Move]:
-        """Every legal move, as ``(src, dst, count)`` tuples."""
+    @property
+    def legal_moves(self) -> LegalMoves:
+        """Every legal move: a lazy view (python-chess's ``legal_moves``) —
+        iterate it, ask ``move in`` it (:meth:`is_legal`, nothing generated),
+        ``bool`` or :meth:`LegalMoves.count` it."""
+        return LegalMoves(self)
+
+    def generate_legal_moves(self) -> Iterator[Move]:
+        """The legal moves of the position as it is now, in a fixed order (safe
+        to :meth:`push` and :meth:`pop` while iterating them)."""
+        return iter(self._legal_list())
+
+    def _legal_list(self) -> list[Move]:
         moves: list[Move] = []
         append = moves.append
+        table = _MOVES
         cols = self.columns
         found = self.foundations
         top_at: dict[int, int] = {}
@@ -416,15 +531,16 @@ class Position:
         get = top_at.get
         if self.waste:
             w = self.waste[-1]
+            frm = table[WASTE]
             if found[w & 3] == w >> 2:
-                append((WASTE, FOUNDATION + (w & 3), 1))
+                append(frm[FOUNDATION + (w & 3)][1])
             for p in PARENTS[w]:
                 d = get(p)
                 if d is not None:
-                    append((WASTE, d, 1))
+                    append(frm[d][1])
             if w >= 48:
                 for d in empty:
-                    append((WASTE, d, 1))
+                    append(frm[d][1])
         down = self.down
         for c in range(7):
             col = cols[c]
@@ -432,18 +548,19 @@ class Position:
                 continue
             i = len(col) - 1
             card = col[i]
+            frm = table[c]
             if found[card & 3] == card >> 2:
-                append((c, FOUNDATION + (card & 3), 1))
+                append(frm[FOUNDATION + (card & 3)][1])
             lowest = down[c]
             while True:
                 parents = PARENTS[card]
                 for p in parents:
                     d = get(p)
                     if d is not None:
-                        append((c, d, len(col) - i))
+                        append(frm[d][len(col) - i])
                 if card >= 48:
                     for d in empty:
-                        append((c, d, len(col) - i))
+                        append(frm[d][len(col) - i])
                 if i == lowest:
                     break
                 below = col[i - 1]
@@ -455,20 +572,23 @@ class Position:
             k = found[s]
             if k:
                 card = (k - 1) * 4 + s
+                frm = table[FOUNDATION + s]
                 for p in PARENTS[card]:
                     d = get(p)
                     if d is not None:
-                        append((FOUNDATION + s, d, 1))
+                        append(frm[d][1])
                 if card >= 48:
                     for d in empty:
-                        append((FOUNDATION + s, d, 1))
+                        append(frm[d][1])
         if self.stock or self.can_redeal():
             append(DRAW)
         return moves
 
     def push(self, move: Move) -> None:
         """Apply ``move`` **without checking it**; :meth:`pop` takes it back."""
-        src, dst, n = move
+        src = move.src
+        dst = move.dst
+        n = move.count
         cols = self.columns
         down = self.down
         self._stack.append((tuple(cols), tuple(down), self.stock, self.waste,
@@ -526,7 +646,7 @@ class Position:
 
     def revealed_by(self, move: Move) -> int | None:
         """The column whose face-down card ``move`` would turn up (R5), if any."""
-        src, _, n = move
+        src, n = move.src, move.count
         if src < 7:
             col = self.columns[src]
             if self.down[src] and self.down[src] >= len(col) - n:
@@ -536,7 +656,7 @@ class Position:
     # ----------------------------------------------------------- notation
     def format_move(self, move: Move) -> str:
         """The pinned notation of ``move`` in this position (before it is made)."""
-        src, dst, n = move
+        src, dst, n = move.src, move.dst, move.count
         if src == STOCK:
             return "D"
         if src < 7:
@@ -569,15 +689,17 @@ class Position:
             raise IllegalMoveError(move)
         return move
 
-    def is_legal(self, move: Move) -> bool:
-        """Is ``move`` legal here? The answer of ``move in self.legal_moves()``,
-        without generating them."""
+    def is_legal(self, move: object) -> bool:
+        """Is ``move`` legal here? The answer of ``move in self.legal_moves``,
+        without generating them; False for anything that is not a move."""
         if move == DRAW:
             return bool(self.stock) or self.can_redeal()
+        if not isinstance(move, Move):
+            return False
+        src, dst, n = move.src, move.dst, move.count
         try:
-            src, dst, n = move
             card = self._lifted(src, n)
-        except (TypeError, ValueError, IndexError):
+        except (TypeError, IndexError):
             return False
         if card is None or type(dst) is not int:
             return False
@@ -646,7 +768,7 @@ class Position:
         if have != RANK[card]:
             need = RANKS[have] + SUITS[s] if have < 13 else "nothing"
             return f"{name}>F: the {SUIT_SYMBOLS[s]} foundation takes {need} next (R7)"
-        return (src, FOUNDATION + s, 1)
+        return _MOVES[src][FOUNDATION + s][1]
 
     def _to_column(self, card: Card, name: str, src: int, n: int, dst: int) -> Move | str:
         if src == dst:
@@ -664,12 +786,16 @@ class Position:
         elif target[-1] not in PARENTS[card]:
             return (f"{name}>{dst + 1}: {name} cannot go on {card_name(target[-1])}: columns "
                     "build down by one rank in alternating colours (R3)")
-        return (src, dst, n)
+        return _MOVES[src][dst][n]
 
     def play(self, move: Move | str) -> Move:
-        """Check and apply a move (tuple or notation); returns the move tuple."""
+        """Check and apply a move (a :class:`Move` or notation); returns the
+        :class:`Move`. Raises :class:`InvalidMoveError` for what is not a move
+        or notation, :class:`IllegalMoveError` for a move the rules forbid here."""
         if isinstance(move, str):
             move = self.parse_move(move)
+        elif not isinstance(move, Move):
+            raise InvalidMoveError(f"a move must be a Move or notation, not {move!r}")
         elif not self.is_legal(move):
             raise IllegalMoveError(f"illegal move {move!r}")
         self.push(move)
@@ -763,15 +889,20 @@ class Position:
             return card if self.pickable(card) else None
         return None
 
-    def targets(self, card: Card) -> list[str]:
-        """C4: every destination (``F``, ``1``–``7``) where ``card`` with the
-        cards on it may legally go now; empty if it cannot move."""
+    def card_moves(self, card: Card) -> list[Move]:
+        """C4: the legal moves of ``card`` with the cards on it: to its
+        foundation first, then to the columns left to right; empty if it
+        cannot move."""
         name = card_name(card)
         at = self._locate(card, name)
         if isinstance(at, str):
             return []
         src, n = at
-        out = [] if isinstance(self._to_foundation(card, name, src, n), str) else ["F"]
-        out += [str(d + 1) for d in range(7)
-                if not isinstance(self._to_column(card, name, src, n, d), str)]
-        return out
+        out = [self._to_foundation(card, name, src, n)]
+        out += [self._to_column(card, name, src, n, d) for d in range(7)]
+        return [m for m in out if not isinstance(m, str)]
+
+    def targets(self, card: Card) -> list[str]:
+        """C4: every destination (``F``, ``1``–``7``) where ``card`` with the
+        cards on it may legally go now; empty if it cannot move."""
+        return ["F" if m.dst >= FOUNDATION else str(m.dst + 1) for m in self.card_moves(card)]

@@ -52,7 +52,7 @@ def _deep(n: int = DEEP) -> str:
 
 def _game_json() -> str:
     g = Game.new(7, Rules(3, 2))
-    g.play(g.position.format_move(next(iter(g.position.legal_moves()))))
+    g.play(next(iter(g.position.legal_moves)))
     return g.to_json()
 
 

@@ -121,7 +121,7 @@ def test_the_choices_are_the_sorted_legal_moves_then_undo():
     g = Game.new(7)
     first = C.choices(g)
     p = g.position
-    assert first == [p.format_move(m) for m in sorted(p.legal_moves())] and first[-1] == "D"
+    assert first == [p.format_move(m) for m in sorted(p.legal_moves)] and first[-1] == "D"
     g.play("D")
     assert C.choices(g)[-1] == "U" and "U" not in first
     won = Game.new(win()[0])

@@ -41,7 +41,7 @@ def brute_force(p: Position, limit: int = 30_000) -> bool | None:
     unlimited = p.rules.redeals is None
     key = (lambda: p.key()[:5]) if unlimited else p.key
     seen = {key()}
-    stack = [iter(p.legal_moves())]
+    stack = [iter(p.legal_moves)]
     while stack:
         if p.is_won:
             return True
@@ -59,7 +59,7 @@ def brute_force(p: Position, limit: int = 30_000) -> bool | None:
         seen.add(k)
         if len(seen) > limit:
             return None
-        stack.append(iter(p.legal_moves()))
+        stack.append(iter(p.legal_moves))
     return False
 
 

@@ -14,6 +14,7 @@ from kosynka import (
     InvalidMoveError,
     InvalidPositionError,
     KosynkaError,
+    Move,
     Outcome,
     Position,
     Rules,
@@ -41,11 +42,13 @@ def test_every_refusal_is_a_kosynka_error_and_still_a_value_error(bad):
                                 InvalidPositionError, SaveError, MessageError))
 
 
-def test_is_legal_takes_move_tuples_and_refuses_garbage():
+def test_is_legal_takes_moves_and_refuses_garbage():
     p = Position.deal(0)
     assert p.is_legal(DRAW)
-    assert all(p.is_legal(m) for m in p.legal_moves())
-    for junk in [(0, 1), (0, 1, 1, 1), ("0", 1, 1), (0, 1.0, 1), (True, 1, 1), (0, 1, -1), None]:
+    assert all(p.is_legal(m) and m in p.legal_moves for m in p.legal_moves)
+    for junk in [(0, 1), (0, 1, 1, 1), ("0", 1, 1), (0, 1.0, 1), (True, 1, 1), (0, 1, -1), None,
+                 (12, 7, 0), Move("0", 1, 1), Move(0, 1.0, 1), Move(True, 1, 1), Move(0, 1, -1),  # type: ignore[arg-type]
+                 Move(13, 0, 1), Move(0, 99, 1)]:
         assert not p.is_legal(junk)  # type: ignore[arg-type]
 
 
@@ -111,14 +114,14 @@ def test_outcome_won():
 
 def test_outcome_no_legal_move_left():
     p = _build(["9c", "9s"])
-    assert p.legal_moves() == []
+    assert list(p.legal_moves) == [] and not p.legal_moves and p.legal_moves.count() == 0
     assert p.outcome() == Outcome(Termination.NO_MOVES)
     assert not p.outcome().won
 
 
 def test_outcome_dead_end_when_only_a_king_shuffles_between_empty_columns():
     p = _build(["Kh"])
-    assert p.legal_moves()                       # the King may go to another empty column
+    assert p.legal_moves                         # the King may go to another empty column
     assert p.outcome() == Outcome(Termination.DEAD_END)
 
 

@@ -2,7 +2,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kosynka import Game, Position, Rules, card_name
+from kosynka import Game, Move, Position, Rules, card_name
 
 VARIANTS = [Rules(1), Rules(3), Rules(3, 2), Rules(1, 0), Rules(1, 1), Rules(3, 3), Rules(1, 3)]
 
@@ -66,11 +66,11 @@ def test_random_play_keeps_every_invariant(number, variant, choices):
 def test_legal_moves_are_exactly_the_moves_parse_accepts(number, variant, depth):
     p = Position.deal(number, variant)
     for i in range(depth):
-        moves = p.legal_moves()
+        moves = list(p.legal_moves)
         if not moves:
             break
         p.push(moves[(number >> (i % 60)) % len(moves)])
-    legal = {p.format_move(m) for m in p.legal_moves()}
+    legal = {p.format_move(m) for m in p.legal_moves}
     accepted = set()
     for c in range(52):
         for dest in "F1234567":
@@ -89,7 +89,7 @@ def test_legal_moves_are_exactly_the_moves_parse_accepts(number, variant, depth)
 @given(number=st.integers(0, 2**64 - 1), variant=st.sampled_from(VARIANTS),
        choices=st.lists(st.integers(0, 10**6), min_size=0, max_size=80))
 def test_is_legal_and_targets_say_what_legal_moves_says(number, variant, choices):
-    """Position.is_legal answers ``move in legal_moves()`` for every (src, dst,
+    """Position.is_legal answers ``move in legal_moves`` for every Move(src, dst,
     count), and targets lists every legal destination of a card, in positions
     reached by play with undos (C5: a column's face-up cards need not be one run)."""
     g = Game.new(number, variant)
@@ -102,12 +102,12 @@ def test_is_legal_and_targets_say_what_legal_moves_says(number, variant, choices
         else:
             g.play(legal[k % len(legal)])
     p = g.position
-    legal = set(p.legal_moves())
-    judged = {(s, d, n) for s in range(13) for d in range(13) for n in range(15)
-              if p.is_legal((s, d, n))}
+    legal = set(p.legal_moves)
+    judged = {Move(s, d, n) for s in range(13) for d in range(13) for n in range(15)
+              if p.is_legal(Move(s, d, n))}
     assert judged == legal
     for c in range(52):
         dests = sorted({p.format_move(m).split(">")[1] for m in legal
-                        if m[0] != 12 and p.format_move(m).startswith(card_name(c) + ">")},
+                        if m.src != 12 and p.format_move(m).startswith(card_name(c) + ">")},
                        key="F1234567".index)
         assert p.targets(c) == dests

@@ -6,6 +6,7 @@ from kosynka import (
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
+    Move,
     Position,
     Rules,
     parse_card,
@@ -13,7 +14,7 @@ from kosynka import (
 
 
 def legal(p):
-    return names(p, p.legal_moves())
+    return names(p, p.legal_moves)
 
 
 def test_R3_columns_build_down_in_alternating_colour():
@@ -33,7 +34,7 @@ def test_R4_a_run_or_any_tail_of_it_moves_together():
     assert "Jh>3" not in got                            # Jh on Qh: same colour
     p.play("Qs>2")
     assert p.columns[:2] == [tuple(cards("Kh")), tuple(cards("Kd Qs Jh Ts"))]
-    assert p.format_move((1, 3, 1)) == "Ts>4"
+    assert p.format_move(Move(1, 3, 1)) == "Ts>4"
 
 
 def test_R4_a_tail_that_is_not_a_run_cannot_move():
@@ -91,7 +92,7 @@ def test_R9_draw_one_and_draw_three_with_fan_and_fewer_left():
     assert p.stock == tuple(cards("4s 3s 2s"))      # the next card drawn is the last
     p = make(["Kh"], stock="As 2s 3s 4s", rules=Rules(draw=3), rest_col=5)
     p.play("D")
-    assert p.format_move((7, 8, 1)) == "3s>F"      # third card drawn is on top
+    assert p.format_move(Move(7, 8, 1)) == "3s>F"      # third card drawn is on top
     assert p.waste == tuple(cards("As 2s 3s")) and p.fan == 3
     assert p.stock == tuple(cards("4s"))
     with pytest.raises(IllegalMoveError, match="R9"):
@@ -119,7 +120,7 @@ def test_R10_redeal_keeps_order_and_counts_against_the_limit():
     p.play("D")                                     # redeal
     assert p.redeals_used == 1 and not p.waste
     p.play("D")
-    assert p.format_move((7, 0, 1)) == "Qs>1"       # same order: Qs first again
+    assert p.format_move(Move(7, 0, 1)) == "Qs>1"       # same order: Qs first again
     p.play("D")
     with pytest.raises(IllegalMoveError, match="no redeals left"):
         p.play("D")
@@ -174,7 +175,7 @@ def test_notation_round_trip_on_every_legal_move():
     for n in range(30):
         p = Position.deal(n, Rules(3))
         for _ in range(60):
-            moves = p.legal_moves()
+            moves = list(p.legal_moves)
             if not moves:
                 break
             for m in moves:
@@ -224,7 +225,7 @@ def test_legal_moves_perft_of_pinned_deals():
         if depth == 0:
             return 1
         total = 0
-        for m in p.legal_moves():
+        for m in p.legal_moves:
             p.push(m)
             total += perft(p, depth - 1)
             p.pop()

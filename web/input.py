@@ -1,9 +1,10 @@
 """Pointer and keyboard input on a table: taps, drags and keys become moves.
 
 The input asks the engine what a touch picks up (``Game.pick_at``: R4, R8, R9),
-which cards leave with it (``Game.run_with``) and where they may go
-(``Game.targets``), and hands a move in notation to its owner's ``play``
-callback; it decides no rule itself. Where a touch lands is resolved by
+which cards leave with it (``Game.run_with``) and the legal moves that take them
+somewhere (``Game.card_moves``), and hands the chosen
+:class:`~kosynka.position.Move` to its owner's ``play`` callback (which gives it
+to ``Game.play``: checked there, once, never parsed); it decides no rule itself. Where a touch lands is resolved by
 ``TableView.hit`` against where the cards are *in the game*, so a tap means what
 the player tapped at any pace, whatever is animating (issue 9 item 6).
 
@@ -44,9 +45,8 @@ from __future__ import annotations
 import time
 from typing import Any, Callable
 
-from kosynka.cards import card_name
 from kosynka.game import Game
-from kosynka.position import DRAW
+from kosynka.position import DRAW, FOUNDATION, PILE_IDS, Move
 from web import layout, speech
 from web.dom import Listeners, document, window
 from web.i18n import t
@@ -58,7 +58,7 @@ DRAG_SLOP = 6
 
 class TableInput:
     def __init__(self, view: TableView, listeners: Listeners, *,
-                 game: Callable[[], Game | None], play: Callable[[str], bool],
+                 game: Callable[[], Game | None], play: Callable[[Move], bool],
                  locked: Callable[[], bool], undo: Callable[[], None] | None = None,
                  hints: bool = False, no_redeal: Callable[[], None] | None = None,
                  commands: dict[str, Callable[[], None]] | None = None) -> None:
@@ -85,13 +85,13 @@ class TableInput:
         listeners.on(root, "contextmenu", lambda ev: ev.preventDefault())
 
     # ------------------------------------------------------------ picking
-    def _play(self, move: str) -> bool:
+    def _play(self, move: Move) -> bool:
         self.deselect()
         return self.play_cb(move)
 
-    def dests(self, card: int) -> dict[str, str]:
-        """pile name → destination in notation, for every legal destination of ``card``."""
-        return {layout.dest_pile(card, d): d for d in self.game().targets(card_name(card))}
+    def dests(self, card: int) -> dict[str, Move]:
+        """pile id → the legal move there, for every legal destination of ``card``."""
+        return {PILE_IDS[m.dst]: m for m in self.game().card_moves(card)}
 
     def select(self, card: int) -> None:
         self.selected = card
@@ -136,7 +136,7 @@ class TableInput:
         if pile == "stock":
             self.deselect()
             if g.is_legal(DRAW):
-                self._play("D")
+                self._play(DRAW)
             elif self.no_redeal is not None:
                 self.no_redeal()
             return
@@ -146,8 +146,9 @@ class TableInput:
         self.last_tap = (card, now)
         if double and card is not None and card == last_card and now - last_time < DOUBLE_TAP_MS:
             self.last_tap = (None, 0.0)
-            if self.selected in (card, None) and "F" in g.targets(card_name(card)):
-                self._play(f"{card_name(card)}>F")
+            home = next((m for m in g.card_moves(card) if m.dst >= FOUNDATION), None)
+            if self.selected in (card, None) and home is not None:
+                self._play(home)
                 return
         if self.selected is not None:
             sel = self.selected
@@ -157,7 +158,7 @@ class TableInput:
                 return
             dests = self.dests(sel)
             if pile in dests:
-                self._play(f"{card_name(sel)}>{dests[pile]}")
+                self._play(dests[pile])
                 return
             group = g.run_with(sel)
             self.deselect()
@@ -239,16 +240,16 @@ class TableInput:
         best, best_area = None, 0.0
         g = self.game()
         dests = self.dests(card) if g is not None and not self.locked() else {}
-        for name, dest in dests.items():
+        for name, move in dests.items():
             r = self.view.pile_rect(name)
             w = min(lead.right, r.right) - max(lead.left, r.left)
             h = min(lead.bottom, r.bottom) - max(lead.top, r.top)
             if w > 0 and h > 0 and w * h > best_area:
-                best, best_area = dest, w * h
+                best, best_area = move, w * h
         self.view.clear_targets()
         # the cards leave the drag first, so the move glides from where they were let go
         self.view.end_drag(d["cards"], back=False)
-        if best is None or not self._play(f"{card_name(card)}>{best}"):
+        if best is None or not self._play(best):
             self.view.end_drag(d["cards"], back=True)
 
     # ------------------------------------------------------------ keys

@@ -51,7 +51,7 @@ import kosynka.race.protocol as protocol
 
 from ..game import Game
 from ..messages import MessageError
-from ..position import IllegalMoveError, InvalidMoveError, Position, Rules
+from ..position import IllegalMoveError, InvalidMoveError, Move, Position, Rules
 from .table import EVENTS_KEPT, GRACE, HOST, RACING, RaceError, progress
 from .transport import OPEN, Link
 
@@ -249,8 +249,9 @@ class Player:
                 and me is not None and me["status"] == "racing" and not self.let_go
                 and self.ended is None)
 
-    def play(self, move: str) -> None:
-        """Make a move on our game and send it. Raises RaceError (``race/wait``:
+    def play(self, move: Move | str) -> None:
+        """Make a move (a :class:`~kosynka.position.Move` or notation) on our
+        game and send it in notation. Raises RaceError (``race/wait``:
         the table's view has not come yet; ``race/out``: not racing by it;
         ``move/undo``) or IllegalMoveError/InvalidMoveError; then nothing is sent."""
         if move == "U":
@@ -262,12 +263,13 @@ class Player:
         self._move(move)
         self.on_change()
 
-    def _move(self, move: str) -> None:
+    def _move(self, move: Move | str) -> None:
         game = self.game
         assert game is not None            # racing, or a pending move made again after a sync
         game.play(move)
+        text = game.log[-1]                # the move in notation, as the host reads it
         claim = progress(game.position, game.moves)
-        self._send(protocol.move, self.race, move, claim, move=move)
+        self._send(protocol.move, self.race, text, claim, move=text)
 
     def set_ready(self, ready: bool = True) -> None:
         self._send(protocol.ready, ready)

@@ -13,7 +13,8 @@ API
     state, C5 columns whose face-up cards are not one run) under its own
     ``position.rules``. The position is not modified. The result has
 
-    * ``result`` — ``"won"``, ``"lost"`` or ``"unknown"``;
+    * ``result`` — a ``Verdict``: ``WON``, ``LOST`` or ``UNKNOWN``, a ``str``
+      whose value is the word ``"won"``, ``"lost"`` or ``"unknown"``;
     * ``moves`` — for ``"won"``: the full list of moves in the pinned notation
       (``"D"`` taps and ``"Th>4"``/``"Ah>F"`` moves) that takes the position to
       a win when played one by one (``Position.play`` / ``Game.play``);
@@ -126,7 +127,7 @@ from __future__ import annotations
 from ..safety import safe_back as _safe_back  # noqa: F401  (tests: the one rule)
 from .portfolio import Solver, solve
 from .proofs import ALL_PRUNING, _dead, _dominates, _relaxed, _talon_reach, _toggles  # noqa: F401
-from .search import SolveResult, streamlined_search
+from .search import SolveResult, Verdict, streamlined_search
 from .verified import (
     VERIFY_STATES,
     NoVerifiedDealError,
@@ -135,6 +136,6 @@ from .verified import (
 )
 
 __all__ = [
-    "SolveResult", "Solver", "solve", "verified_deal", "VerifiedDealSearch",
+    "SolveResult", "Verdict", "Solver", "solve", "verified_deal", "VerifiedDealSearch",
     "streamlined_search", "NoVerifiedDealError", "ALL_PRUNING", "VERIFY_STATES",
 ]

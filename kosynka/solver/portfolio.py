@@ -9,7 +9,7 @@ from typing import Any
 
 from ..position import Position, Rules
 from .proofs import ALL_PRUNING
-from .search import Clock, SolveResult, _Search, _Sliced, streamlined_search
+from .search import Clock, SolveResult, Verdict, _Search, _Sliced, streamlined_search
 
 
 class Solver(_Sliced):
@@ -130,13 +130,13 @@ class Solver(_Sliced):
                 self._turn = (self._turn + 1) % len(self._searches)
                 self._left = self._turns[self._turn]
             if self.max_states is not None and self.states >= self.max_states:
-                return self._finish("unknown", [], t0)
+                return self._finish(Verdict.UNKNOWN, [], t0)
             if self.max_seconds is not None and self.seconds + clock() - t0 >= self.max_seconds:
-                return self._finish("unknown", [], t0)
+                return self._finish(Verdict.UNKNOWN, [], t0)
         self.seconds += clock() - t0
         return None
 
-    def _finish(self, result: str, moves: list[str], t0: float) -> SolveResult:
+    def _finish(self, result: Verdict, moves: list[str], t0: float) -> SolveResult:
         self.seconds += self._clock() - t0
         self.result = SolveResult(result, list(moves), self.states, self.seconds)
         self._spent = self.states

@@ -5,6 +5,7 @@ pinned notation."""
 
 from __future__ import annotations
 
+import enum
 import heapq
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -12,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
 from ..position import DRAW, FOUNDATION, WASTE, Position
+from ..position import Move as PileMove
 from .moves import Scores, _Moves
 from .proofs import (
     _FD,
@@ -36,18 +38,30 @@ Link: TypeAlias = "tuple[bytes, Move, list[Move]] | Literal[False] | None"
 ``None`` for the root, ``False`` for a state before its forced moves."""
 
 
+class Verdict(enum.StrEnum):
+    """What a search says of a position; each is its own word in the CLI's
+    JSON (a ``str``: ``Verdict.WON == "won"``)."""
+
+    WON = "won"
+    LOST = "lost"
+    UNKNOWN = "unknown"
+
+
 @dataclass
 class SolveResult:
-    """``result`` is ``"won"``, ``"lost"`` or ``"unknown"``; ``moves`` is the
-    winning line in the pinned notation (empty unless won)."""
+    """``result`` is a :class:`Verdict` (given as one or as its word);
+    ``moves`` is the winning line in the pinned notation (empty unless won)."""
 
-    result: str
+    result: Verdict
     moves: list[str] = field(default_factory=list)
     states: int = 0
     seconds: float = 0.0
 
+    def __post_init__(self) -> None:
+        self.result = Verdict(self.result)
+
     def to_json(self) -> dict[str, Any]:
-        return {"result": self.result, "moves": list(self.moves),
+        return {"result": self.result.value, "moves": list(self.moves),
                 "states": self.states, "seconds": round(self.seconds, 4)}
 
 
@@ -177,7 +191,7 @@ class _Search(_Sliced):
         if not self._stream and (("deadend" in self.prune and _dead(state[0]))
                                  or ("relax" in self.prune
                                      and _relaxed(state[0], state[1], state[3]))):
-            self.result = SolveResult("lost", [], self.states, self.seconds)
+            self.result = SolveResult(Verdict.LOST, [], self.states, self.seconds)
             return
         if self.strategy == "best":
             k = self._key(state)
@@ -209,7 +223,7 @@ class _Search(_Sliced):
         while budget > 0:
             if not stack:
                 self.seconds += clock() - t0
-                self.result = SolveResult("lost", [], self.states, self.seconds)
+                self.result = SolveResult(Verdict.LOST, [], self.states, self.seconds)
                 return self.result
             frame = stack[-1]
             kids = frame[1]
@@ -247,7 +261,7 @@ class _Search(_Sliced):
         search structures are dropped), else ``None``."""
         if ((self.max_states is not None and self.states >= self.max_states)
                 or (self.max_seconds is not None and self.seconds >= self.max_seconds)):
-            self.result = SolveResult("unknown", [], self.states, self.seconds)
+            self.result = SolveResult(Verdict.UNKNOWN, [], self.states, self.seconds)
             self._stack = []
             self._seen = set()
             self._met = {}
@@ -283,7 +297,7 @@ class _Search(_Sliced):
         while budget > 0:
             if not heap:
                 self.seconds += clock() - t0
-                self.result = SolveResult("lost", [], self.states, self.seconds)
+                self.result = SolveResult(Verdict.LOST, [], self.states, self.seconds)
                 self._parents = {}
                 return self.result
             _, _, st, k = pop(heap)
@@ -367,7 +381,7 @@ class _Search(_Sliced):
 
     def _won(self, path: list[Move]) -> SolveResult:
         moves = _notation(self.position, path)
-        self.result = SolveResult("won", moves, self.states, self.seconds)
+        self.result = SolveResult(Verdict.WON, moves, self.states, self.seconds)
         return self.result
 
 
@@ -407,7 +421,7 @@ def _notation(position: Position, path: list[Move]) -> list[str]:
         kind = m[0]
         if kind == 0:
             _, i, n, d = m
-            mv = (i, FOUNDATION + (pos.columns[i][-1] & 3) if d < 0 else d, n)
+            mv = PileMove(i, FOUNDATION + (pos.columns[i][-1] & 3) if d < 0 else d, n)
         elif kind == 1:
             _, ti, d, red = m
             talon = pos.waste + pos.stock[::-1]
@@ -419,10 +433,10 @@ def _notation(position: Position, path: list[Move]) -> list[str]:
                 taps += 1
                 if taps > 200:
                     raise AssertionError("solver: talon card not reachable")
-            mv = (WASTE, FOUNDATION + (card & 3) if d < 0 else d, 1)
+            mv = PileMove(WASTE, FOUNDATION + (card & 3) if d < 0 else d, 1)
         else:
             _, s, d = m
-            mv = (FOUNDATION + s, d, 1)
+            mv = PileMove(FOUNDATION + s, d, 1)
         out.append(pos.format_move(mv))
         pos.push(mv)
     if not pos.is_won:

@@ -4,6 +4,7 @@ streamlined search wins within a state budget (see :mod:`kosynka.solver`)."""
 from __future__ import annotations
 
 from ..deals import MAX_DEAL
+from ..errors import KosynkaError
 from ..position import Position, Rules
 from .search import SolveResult, streamlined_search
 
@@ -16,7 +17,7 @@ Classic draw 1 0.003 / 0.12 against 0.003 / 0.28; draw 3 0.014 / 0.11
 against 0.014 / 0.23."""
 
 
-class NoVerifiedDealError(ValueError):
+class NoVerifiedDealError(KosynkaError):
     """No deal from the start number to the last one, 2**64-1, is verified."""
 
 

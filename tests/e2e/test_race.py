@@ -104,7 +104,7 @@ def _face_up_moves(deal: int) -> list[str]:
         position, moves = todo.popleft()
         if progress(position, len(moves))["face_up"] > 7:
             return moves
-        for move in position.legal_moves():
+        for move in position.legal_moves:
             text = position.format_move(move)
             if text.endswith(">F"):
                 continue
