@@ -76,14 +76,50 @@ function findInWorker(options) {
 // only if it pays: due within SHIPPED_BUDGET_MS of its start. On loopback it is
 // in within ~0.5 s (gunzip included) and saves 1.5-2 s of booting; through a
 // 20 Mbit/s link its 7.9 MB take 3+ s beside the runtime's own files, later than
-// a normal boot (bench/firstvisit.py, issue 23 item 3): dropped 0.4 s after its
-// answer starts, and the page makes its own snapshot once ready (no bytes moved).
+// a normal boot (bench/firstvisit.py, issue 23 item 3), and the page makes its
+// own snapshot once ready (no bytes moved).
+// Issue 31 item 3: on a first visit it is not even asked for when the standard
+// library (preloaded by the head, 1/SHIPPED_PER_LIB of its size) took longer
+// than SHIPPED_BUDGET_MS / SHIPPED_PER_LIB: a dropped download still moved
+// 0.9-2 MB (what the server had pushed into the link's buffers before the
+// probe, fetchShippedSnapshot, dropped it).
 const SHIPPED_BUDGET_MS = 1500;
+const SHIPPED_PER_LIB = 5; // 7.96 MB gzipped against 1.61 MB of library
 const first = !navigator.serviceWorker?.controller;
+
+// -> null when the link looks fast enough for the shipped snapshot, else why not
+function slowLink() {
+  return new Promise((resolve) => {
+    const judge = (e) => {
+      const ms = e.responseEnd - e.requestStart;
+      resolve(e.transferSize && ms * SHIPPED_PER_LIB > SHIPPED_BUDGET_MS
+        ? `slow link: the standard library took ${Math.round(ms)} ms` : null);
+    };
+    const done = performance.getEntriesByName(stdLibURL)[0];
+    if (done) return judge(done);
+    const obs = new PerformanceObserver((list) => {
+      const e = list.getEntriesByName(stdLibURL)[0];
+      if (e) {
+        obs.disconnect();
+        judge(e);
+      }
+    });
+    obs.observe({ type: "resource" });
+    // no entry (the library not preloaded): let the download's own probe judge
+    setTimeout(() => {
+      obs.disconnect();
+      resolve(null);
+    }, SHIPPED_BUDGET_MS);
+  });
+}
+
 const pending = useSnapshot
-  ? findInWorker({
-    stored: keep, shipped: cfg.shipped !== false, early: first,
-    budget: first ? SHIPPED_BUDGET_MS : undefined,
+  ? (first && cfg.shipped !== false ? slowLink() : Promise.resolve(null)).then((slow) => {
+    if (slow) miss.shipped = slow;
+    return findInWorker({
+      stored: keep, shipped: cfg.shipped !== false && !slow, early: first,
+      budget: first ? SHIPPED_BUDGET_MS : undefined,
+    });
   }).then((snap) => {
     mark("snapshot_ready");
     return snap;
