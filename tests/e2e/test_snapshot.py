@@ -54,7 +54,7 @@ def test_two_first_visits_get_different_deals(shipped, new_context, base_url):
         page = new_context("phone", boot={"sw": False}).new_page()
         page.goto(base_url)
         wait_ready(page)
-        assert page.evaluate(f"{TIMING}.source") == "shipped"
+        assert page.evaluate(f"{TIMING}.source") == "shipped", page.evaluate(TIMING)
         seen.append((page.evaluate("document.body.dataset.deal"),
                      page.evaluate("kosynkaPyodide.runPython('import random; random.random()')")))
         page.close()
