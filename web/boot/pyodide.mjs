@@ -118,9 +118,11 @@ function slowLink() {
 const pending = useSnapshot
   ? (first && cfg.shipped !== false ? slowLink() : Promise.resolve(null)).then((slow) => {
     if (slow) miss.shipped = slow;
+    // the budget on later visits too: one that finds no stored snapshot (the page
+    // closed before its own was made) downloaded all 8 MB of the shipped one
     return findInWorker({
       stored: keep, shipped: cfg.shipped !== false && !slow, early: first,
-      budget: first ? SHIPPED_BUDGET_MS : undefined,
+      budget: SHIPPED_BUDGET_MS,
     });
   }).then((snap) => {
     mark("snapshot_ready");
