@@ -68,11 +68,10 @@ from kosynka.game import Game, SaveError
 from kosynka.race.table import NAME_MAX, RaceError, check_name
 from web import challenge_sheets as cs
 from web import store
-from web.dom import JsObject, Listeners, document, nil, window
+from web.dom import JsObject, Listeners, document, fill, h, nil, window
 from web.i18n import t
-from web.race.dom import fill, h
-from web.race.lobby import NAME_KEY
 from web.replay import ReplayViewer
+from web.store import RACE_NAME_KEY
 
 if TYPE_CHECKING:
     from web.dialogs import Dialogs
@@ -164,7 +163,7 @@ class ChallengePage:
             document.body.dataset.challenge = value
 
     def my_name(self) -> str:
-        name = (self.app.store.backend.get(NAME_KEY) or "").strip()[:NAME_MAX]
+        name = (self.app.store.backend.get(RACE_NAME_KEY) or "").strip()[:NAME_MAX]
         try:
             return check_name(name)
         except RaceError:
@@ -311,7 +310,7 @@ class ChallengePage:
         except RaceError:
             return
         try:
-            self.app.store.backend.set(NAME_KEY, name)
+            self.app.store.backend.set(RACE_NAME_KEY, name)
         except Exception:
             pass
         kind = self.app.dialogs.kind

@@ -78,10 +78,10 @@ def summary(lang: str, c: Checked) -> str:
 
 
 def link_box(lang: str, attr: str, url: str, share: bool) -> str:
-    """A link as text, its QR code (``web.race.qr``, where segno is bundled), Copy
+    """A link as text, its QR code (``web.qr``, where segno is bundled), Copy
     and — where the browser has it — Share."""
     try:
-        from web.race import qr
+        from web import qr
         code = qr.make(url)
         qr_html = f"<div class='qrbox' data-qr-version='{code.version}'>{code.svg}</div>"
     except ImportError:  # segno not bundled: the link still works

@@ -1,4 +1,5 @@
-"""A race link as a QR code, made in the page (issue 11 item 2).
+"""A link as a QR code, made in the page (issue 11 item 2): the race's links and the
+challenges' (``web.race.lobby``, ``web.challenge_sheets``).
 
 Encoder: `segno <https://pypi.org/project/segno/>`_ (pinned in
 ``requirements-dev.txt``), vendored into the app bundle from the installed package
@@ -35,4 +36,4 @@ def make(text: str) -> QR:
     code = segno.make(text, error="l", micro=False)
     svg = code.svg_inline(border=2, omitsize=True, svgclass="qr", lineclass=None,
                           dark="#000", light="#fff")
-    return QR(svg, code.version, code.error)
+    return QR(svg, int(code.version), str(code.error))
