@@ -83,13 +83,13 @@ import base64
 import re
 import zlib
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from .deals import MAX_DEAL, check_number
 from .errors import KosynkaError
 from .game import UNDO, Game
+from .names import NAME_MAX, InvalidNameError, check_name
 from .position import IllegalMoveError, InvalidMoveError, Position, Rules
-from .race.table import NAME_MAX, RaceError, check_name
 
 __all__ = [
     "VERSION", "CHALLENGE", "ANSWER", "MAX_MOVES", "MAX_CODE", "ChallengeError",
@@ -298,7 +298,7 @@ def pack(ch: Challenge) -> str:
     check_number(ch.number)
     try:
         name = check_name(ch.name)
-    except RaceError as e:
+    except InvalidNameError as e:
         raise ValueError(e.detail) from None
     if isinstance(ch.seconds, bool) or not isinstance(ch.seconds, int) or ch.seconds < 0:
         raise ValueError(f"seconds must be a whole number ≥ 0, not {ch.seconds!r}")
@@ -425,7 +425,7 @@ def unpack(text: str) -> tuple[Challenge, Result, int, bytes]:
     raw_name = body.raw(body.byte())
     try:
         name = check_name(raw_name.decode("utf-8"))
-    except (UnicodeDecodeError, RaceError):
+    except (UnicodeDecodeError, InvalidNameError):
         raise ChallengeError("challenge/damaged", "the name is not a name") from None
     count = body.varint(1 << 32)
     if count > MAX_MOVES:
@@ -502,6 +502,43 @@ def compare(a: Checked, b: Checked) -> int:
     """1 if ``a`` wins the challenge against ``b``, -1 if ``b`` does, 0 for a tie."""
     ka, kb = standing(a), standing(b)
     return (ka > kb) - (ka < kb)
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """The results of a challenge's games side by side (by :func:`compare`)."""
+
+    places: tuple[int, ...]
+    """Each game's place, 1 the best; equal games share one (1, 1, 3)."""
+    order: tuple[int, ...]
+    """The games' indexes best place first, equal places in the order given."""
+    outcome: str
+    """The player's side: ``won`` (every other game behind theirs), ``lost``
+    (one ahead), ``tie`` (neither, or nobody else yet), ``none`` (no game is
+    theirs)."""
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The indexes of the games in first place (more than one: a tie)."""
+        return tuple(i for i in self.order if self.places[i] == 1)
+
+
+def rank(games: Sequence[Checked], yours: Sequence[bool] = ()) -> Ranking:
+    """The :class:`Ranking` of ``games``; ``yours[i]`` marks the player's own
+    games (none when empty), the first of them the one that is compared."""
+    marks = list(yours) or [False] * len(games)
+    if len(marks) != len(games):
+        raise ValueError("one mark per game")
+    places = tuple(1 + sum(compare(o, g) > 0 for o in games) for g in games)
+    order = tuple(sorted(range(len(games)), key=lambda i: places[i]))
+    mine = next((g for g, y in zip(games, marks, strict=True) if y), None)
+    if mine is None:
+        outcome = "none"
+    else:
+        results = [compare(mine, g) for g, y in zip(games, marks, strict=True) if not y]
+        outcome = ("lost" if any(x < 0 for x in results)
+                   else "won" if results and all(x > 0 for x in results) else "tie")
+    return Ranking(places, order, outcome)
 
 
 # ------------------------------------------------------------------ the device's list

@@ -285,6 +285,25 @@ def test_who_wins_a_challenge():
     assert compare(checked(300, True, 900, assisted=True), checked(10, False, 1, 51)) == 1
 
 
+def test_ranking_places_ties_and_the_players_side():
+    """Issue 28 item 3: the results' rule, in the engine. Places share on a tie
+    (1, 1, 3), the order is best first with ties as given, the winners are the
+    first place, and the player's side is won, lost, tie or none."""
+    fast, slow, lost = checked(100, True, 60), checked(100, True, 90), checked(80, False, 5, 40)
+    r = C.rank([lost, slow, fast, checked(100, True, 60)])
+    assert r.places == (4, 3, 1, 1) and r.order == (2, 3, 1, 0) and r.winners == (2, 3)
+    assert r.outcome == "none"
+    assert C.rank([slow, fast], [True, False]).outcome == "lost"
+    assert C.rank([fast, slow, lost], [True, False, False]).outcome == "won"
+    assert C.rank([fast, checked(100, True, 60)], [False, True]).outcome == "tie"   # equal games
+    assert C.rank([fast, slow], [True, False]).winners == (0,)
+    assert C.rank([lost], [True]).outcome == "tie"              # alone: nobody to beat yet
+    assert C.rank([fast, slow, fast], [True, False, True]).outcome == "won"  # your other game is not against you
+    assert C.rank([]) == C.Ranking((), (), "none")
+    with pytest.raises(ValueError):
+        C.rank([fast, slow], [True])
+
+
 # ------------------------------------------------------------------ the book
 
 def test_the_book_keeps_challenges_and_every_answer_once():

@@ -79,6 +79,7 @@ class App:
                                on_set=self.change_setting, on_closed=self.sheet_closed)
         self.race = RacePage(self)
         self.challenges = ChallengePage(self)
+        self.solo.challenges = self.challenges  # what Solo asks of a challenge (web.solo.ChallengeSide)
 
     # ------------------------------------------------------------ start-up
     async def start(self) -> None:

@@ -1,8 +1,12 @@
 """The few browser helpers every part of the page shares (Pyodide only).
 
+``h`` and ``fill`` build elements whose every piece of text goes in as a text
+node (``textContent``), never as HTML — names and anything else a peer or a
+link sends are shown as the characters they are (issue 11 item 5);
 ``Listeners`` binds DOM events to Python callables and keeps their proxies alive
 for the page's life; ``nil`` tells JS null/undefined; ``LocalStorageBackend`` is
-``localStorage`` behind ``web.store``'s backend protocol.
+``localStorage`` behind ``web.store``'s backend protocol. (A link's QR code is
+``web.qr``: pure Python, no browser.)
 """
 
 from __future__ import annotations
@@ -24,6 +28,29 @@ window = js.window
 JsObject: TypeAlias = Any
 """A browser object as Pyodide hands it over (a ``JsProxy``): typed by the
 browser, not here, so ``Any`` for mypy."""
+
+
+def h(tag: str, attrs: dict[str, object] | None = None, *children: JsObject) -> JsObject:
+    """An element with ``attrs`` (``None``/``False`` values left out, ``True`` as an
+    empty attribute) and ``children``: elements, or strings added as text."""
+    el = document.createElement(tag)
+    for name, value in (attrs or {}).items():
+        if value is None or value is False:
+            continue
+        el.setAttribute(name, "" if value is True else str(value))
+    for child in children:
+        if child is None:
+            continue
+        el.appendChild(document.createTextNode(child) if isinstance(child, str) else child)
+    return el
+
+
+def fill(parent: JsObject, *children: JsObject) -> None:
+    """Replace ``parent``'s children (strings added as text)."""
+    parent.replaceChildren()
+    for child in children:
+        if child is not None:
+            parent.appendChild(document.createTextNode(child) if isinstance(child, str) else child)
 
 
 def nil(x: JsObject) -> bool:

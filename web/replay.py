@@ -36,9 +36,8 @@ from kosynka.cards import SUITS
 from kosynka.game import Game
 from kosynka.position import Position
 from web import layout
-from web.dom import SOLO_PAGE, JsObject, Listeners, document, nil
+from web.dom import SOLO_PAGE, JsObject, Listeners, document, fill, h, nil
 from web.i18n import t
-from web.race.dom import fill, h
 from web.view import TableView
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)

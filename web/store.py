@@ -45,6 +45,7 @@ THEMES = ("auto", "light", "dark")  # issue 13 (web/boot/paint.js reads theme an
 HANDS = ("right", "left")
 GAME_KEY = "kosynka.game"
 RECORDS_KEY = "kosynka.records"
+NAME_KEY = "kosynka.race.name"  # the player's name: a race's seat, a challenge's sender
 SCHEMA = 1
 
 REDEAL_CHOICES = (None, 3, 2, 1)

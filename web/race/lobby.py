@@ -4,7 +4,7 @@ Ready marks, settings, invites), the friend's join screen, and the link boxes
 
 ``LobbySheets`` is a part of ``web.race.page.RacePage`` (its sheets; the page
 keeps the routes, the links and the race's life). Every peer text goes in as
-text (``web.race.dom.h``), never as HTML.
+text (``web.dom.h``), never as HTML.
 """
 
 from __future__ import annotations
@@ -14,12 +14,10 @@ import json
 import js
 
 from kosynka.race.table import MINUTES, NAME_MAX
-from web.dom import control_selector, document, nil, window
+from web.dom import control_selector, document, fill, h, nil, window
 from web.race import ice
-from web.race.dom import fill, h
 from web.race.signal import CodeError
-
-NAME_KEY = "kosynka.race.name"
+from web.store import NAME_KEY
 
 
 def _get(store: str, key: str) -> str | None:
@@ -75,7 +73,7 @@ class LobbySheets:
         """A link as text, its QR code, Copy and (where the browser has it) Share."""
         box = h("div", {"class": "linkbox"}, h("p", {"class": "link", attr: True}, url))
         try:
-            from web.race import qr
+            from web import qr
             code = qr.make(url)
             holder = h("div", {"class": "qrbox", "data-qr-version": code.version})
             holder.innerHTML = code.svg  # segno's markup of our own link: no peer text in it

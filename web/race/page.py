@@ -105,10 +105,9 @@ from kosynka.race.table import (
     RACING,
     check_name,
 )
-from web.dom import SOLO_PAGE, document, nil, window
+from web.dom import SOLO_PAGE, document, fill, h, nil, window
 from web.i18n import t
 from web.race import ice, net, news, signal
-from web.race.dom import fill, h
 from web.race.lobby import NAME_KEY, LobbySheets, _get, _set
 from web.race.screen import RaceScreen
 from web.race.signal import CodeError, Invite, Table

@@ -64,10 +64,9 @@ import js
 from kosynka.cards import RANK, RANKS, RED, SUIT, SUIT_SYMBOLS, SUITS
 from kosynka.position import Position, Rules
 from kosynka.race.table import GRACE, OVER, RACING
-from web.dom import document, nil
+from web.dom import document, fill, h, nil
 from web.input import TableInput
 from web.race import news
-from web.race.dom import fill, h
 from web.store import format_time
 from web.view import TableView
 

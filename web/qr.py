@@ -1,4 +1,7 @@
-"""A race link as a QR code, made in the page (issue 11 item 2).
+"""A link as a QR code, made in the page: a race's invitation (issue 11 item 2)
+and a challenge (issue 20). Pure Python, no browser object, so the pure HTML
+sheets that show a code (``web.challenge_sheets``) stay testable on CPython —
+which is why it is a module of its own beside ``web.dom``.
 
 Encoder: `segno <https://pypi.org/project/segno/>`_ (pinned in
 ``requirements-dev.txt``), vendored into the app bundle from the installed package
@@ -35,4 +38,4 @@ def make(text: str) -> QR:
     code = segno.make(text, error="l", micro=False)
     svg = code.svg_inline(border=2, omitsize=True, svgclass="qr", lineclass=None,
                           dark="#000", light="#fff")
-    return QR(svg, code.version, code.error)
+    return QR(svg, int(code.version), str(code.error))
