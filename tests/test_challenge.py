@@ -18,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kosynka import challenge as C
+from kosynka import challenge_book as CB
 from kosynka.challenge import (
-    Book,
     Challenge,
     ChallengeError,
     Result,
@@ -27,6 +27,8 @@ from kosynka.challenge import (
     compare,
     pack,
 )
+from kosynka.challenge_book import Book
+from kosynka.challenge_bytes import to_varint
 from kosynka.cli import main
 from kosynka.deals import deal_json
 from kosynka.game import Game
@@ -250,7 +252,7 @@ def test_a_huge_code_is_refused_unread():
     # a code claiming more actions than any link carries
     data = bytearray(raw(pack(Challenge(7, Rules(1), "A", 1, ())))[:-4])
     i = data.index(b"A") + 1  # the count follows the name
-    data[i:i + 1] = C._varint(C.MAX_MOVES + 1)
+    data[i:i + 1] = to_varint(C.MAX_MOVES + 1)
     data[1] = len(data) + 4  # the length counts the whole code
     assert error_of(recode(data)) == "challenge/huge"
 
@@ -320,7 +322,7 @@ def test_the_book_keeps_challenges_and_every_answer_once():
     again = Book.from_json(json.loads(json.dumps(book.to_json())))
     assert again == book
     assert Book.from_json({"v": 1, "made": [{"code": 5}, {"code": "x", "answers": [3, "y"]}],
-                           "taken": "no"}).made == [C.Made("x", ["y"])]
+                           "taken": "no"}).made == [CB.Made("x", ["y"])]
     with pytest.raises(ValueError):
         Book.from_json({"v": 9})
     renamed = pack(Challenge(number, Rules(1), "Anya", 192, line))
@@ -329,9 +331,9 @@ def test_the_book_keeps_challenges_and_every_answer_once():
     fresh = pack(Challenge(number, Rules(1), "Anja", 192, line))
     book.add_made(fresh, replaces=renamed)
     assert [m.code for m in book.made] == [fresh, mine.code]
-    for k in range(C.MAX_BOOK + 5):
+    for k in range(CB.MAX_BOOK + 5):
         book.add_made(pack(Challenge(number, Rules(1), "Anna", k, ())))
-    assert len(book.made) == C.MAX_BOOK
+    assert len(book.made) == CB.MAX_BOOK
 
 
 # ------------------------------------------------------------------ the command line (item 6)

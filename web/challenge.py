@@ -53,17 +53,15 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 import js
 
 from kosynka.challenge import (
-    Book,
     Challenge,
     ChallengeError,
     Checked,
-    Made,
-    Taken,
     check,
     link,
     pack,
     replay,
 )
+from kosynka.challenge_book import Book, Made, Taken
 from kosynka.game import Game, SaveError
 from kosynka.names import NAME_MAX, InvalidNameError, check_name
 from kosynka.position import Rules
