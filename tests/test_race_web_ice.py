@@ -72,3 +72,11 @@ def test_settings_from_storage():
 def test_server_text_never_shows_the_credential():
     s = {"urls": "turn:t.example.org", "username": "ann", "credential": "s3cret"}
     assert "s3cret" not in ice.server_text(s) and "turn:t.example.org" in ice.server_text(s)
+
+
+def test_a_stored_value_too_deep_to_read_safely_gives_the_defaults():
+    deep = "[" * 10_000 + "]" * 10_000          # Pyodide's runtime dies parsing this
+    servers, err = ice.load_ice(deep)
+    relays, err2 = ice.load_relays(deep)
+    assert (servers, relays) == (list(ice.DEFAULT_ICE), list(ice.DEFAULT_RELAYS))
+    assert err.code == err2.code == "ice/json"

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from web.race import signal as S
-from web.race.signal import Candidate, CodeError, Description, Invite, Reply
+from web.race.sdp import Candidate, Description, build_sdp, parse_sdp
+from web.race.signal import CodeError, Invite, Reply
 
 # Chromium 156 offers and answers after complete gathering (as rtc.mjs makes them):
 # host candidates as mDNS names (the default) and as addresses (the e2e flag).
@@ -61,14 +62,14 @@ BASE = "https://friends.example/kosynka/"
 
 
 def invite(**kw) -> Invite:
-    fields = dict(offer=S.parse_sdp(OFFER_MDNS), table=0xC0FFEE01, slot=2, draw=3, minutes=10,
+    fields = dict(offer=parse_sdp(OFFER_MDNS), table=0xC0FFEE01, slot=2, draw=3, minutes=10,
                   issued=NOW, host="Олена", stun="")
     fields.update(kw)
     return Invite(**fields)
 
 
 def reply(**kw) -> Reply:
-    fields = dict(answer=S.parse_sdp(ANSWER_IP), table=0xC0FFEE01, slot=2, offer_ufrag="7c10")
+    fields = dict(answer=parse_sdp(ANSWER_IP), table=0xC0FFEE01, slot=2, offer_ufrag="7c10")
     fields.update(kw)
     return Reply(**fields)
 
@@ -86,7 +87,7 @@ def body_of(code: str) -> bytes:
 # ------------------------------------------------------------------ SDP
 
 def test_sdp_essentials_of_a_browser_offer():
-    d = S.parse_sdp(OFFER_MDNS)
+    d = parse_sdp(OFFER_MDNS)
     assert (d.ufrag, d.pwd, d.hash, d.setup) == ("7c10", "TZyHishCsRycQRq145GY9NpU", "sha-256",
                                                  "actpass")
     assert d.fingerprint.hex().upper().startswith("D05F9387")
@@ -95,29 +96,29 @@ def test_sdp_essentials_of_a_browser_offer():
         Candidate("055324c2-54b8-4f3a-93a8-5dff41b0a31a.local", 44771),
         Candidate("9233c11d-50ec-44c0-872e-3e397ca193ae.local", 42806),
     )
-    a = S.parse_sdp(ANSWER_IP)
+    a = parse_sdp(ANSWER_IP)
     assert a.setup == "active"
     assert [c.type for c in a.candidates] == ["host", "host", "srflx"]
 
 
 def test_rebuilt_sdp_says_the_same():
     for sdp in (OFFER_MDNS, ANSWER_IP):
-        d = S.parse_sdp(sdp)
-        rebuilt = S.build_sdp(d)
-        assert S.parse_sdp(rebuilt) == d
+        d = parse_sdp(sdp)
+        rebuilt = build_sdp(d)
+        assert parse_sdp(rebuilt) == d
         assert "m=application 9 UDP/DTLS/SCTP webrtc-datachannel" in rebuilt
         assert "a=sctp-port:5000" in rebuilt and rebuilt.endswith("\r\n")
     # candidate priorities keep the browser's order
-    prios = [int(line.split()[3]) for line in S.build_sdp(S.parse_sdp(ANSWER_IP)).split("\r\n")
+    prios = [int(line.split()[3]) for line in build_sdp(parse_sdp(ANSWER_IP)).split("\r\n")
              if line.startswith("a=candidate")]
     assert prios == sorted(prios, reverse=True)
 
 
 def test_incomplete_sdp_is_refused():
     with pytest.raises(ValueError):
-        S.parse_sdp(OFFER_MDNS.replace("a=ice-pwd:", "a=ice-pw:"))
+        parse_sdp(OFFER_MDNS.replace("a=ice-pwd:", "a=ice-pw:"))
     with pytest.raises(ValueError):
-        S.parse_sdp(OFFER_MDNS.replace("sha-256 D0:5F", "sha-256 D0"))
+        parse_sdp(OFFER_MDNS.replace("sha-256 D0:5F", "sha-256 D0"))
 
 
 # ------------------------------------------------------------------ codes
@@ -198,7 +199,7 @@ def test_checked_fields_behind_a_valid_checksum():
         S.decode(reseal(bytes(b)))
     # an invite whose description is an answer
     with pytest.raises(CodeError, match="offer"):
-        S.decode(S.encode(invite(offer=S.parse_sdp(ANSWER_IP))))
+        S.decode(S.encode(invite(offer=parse_sdp(ANSWER_IP))))
 
 
 def test_other_version_says_update():

@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from web.race import ice, signal
+from web.race.packing import cut_utf8
 from web.race.signal import CodeError, Table
 
 APP = "https://friends.example.org/kosynka/"
@@ -102,7 +103,7 @@ peer_ids = st.text(alphabet=signal.PEER_ID_CHARS, min_size=20, max_size=20)
 def test_round_trip(tid, secret, peer, draw, minutes, name):
     t = table(table=tid, secret=secret, host_peer=peer, draw=draw, minutes=minutes, host=name)
     back = signal.parse_link(signal.link(APP, t))
-    assert back.host == signal._cut_utf8(name, signal.NAME_BYTES).decode("utf-8", "replace")
+    assert back.host == cut_utf8(name, signal.NAME_BYTES).decode("utf-8", "replace")
     assert back == table(table=tid, secret=secret, host_peer=peer, draw=draw, minutes=minutes,
                          host=back.host)
 

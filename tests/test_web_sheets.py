@@ -1,6 +1,9 @@
 """The sheets' HTML (web.sheets), built on CPython: what the win, settings and
 records sheets say (T2, F2, S1, L1) and that outside text is escaped."""
 import re
+from html import escape
+
+import pytest
 
 from kosynka import Rules
 from kosynka.records import WinResult
@@ -120,3 +123,42 @@ def test_issue13_theme_hand_and_the_keys_sheet():
     assert "<kbd>Enter</kbd>, <kbd>Space</kbd>" in sheets.help_html("en")
     assert "<kbd>Enter</kbd>, <kbd>Пробіл</kbd>" in sheets.help_html("uk")
     assert sheets.help_html("en").count("<kbd>") == 14  # 11 rows; Enter, Space: two; U, Backspace, Ctrl+Z: three
+
+
+@pytest.mark.parametrize("lang", ["uk", "ru", "en"])
+def test_issue32_the_assisted_wins_heading_says_what_happened_F2(lang):
+    from web.i18n import t
+    html = sheets.win_html(lang, seconds=61, moves=99, score=500, assisted=True,
+                           result=WinResult(False, False), records="")
+    assert f"<h2>{escape(t(lang, 'win_assisted'))}</h2>" in html and t(lang, "win") not in html
+    own = sheets.win_html(lang, seconds=61, moves=99, score=500, assisted=False,
+                          result=WinResult(False, False), records="")
+    assert f"<h2>{escape(t(lang, 'win'))}</h2>" in own
+
+
+@pytest.mark.parametrize("lang, moves, want", [
+    ("en", 1, "1 move"), ("en", 2, "2 moves"), ("uk", 1, "1 хід"), ("uk", 3, "3 ходи"),
+    ("uk", 11, "11 ходів"), ("ru", 21, "21 ход"), ("ru", 22, "22 хода"), ("ru", 25, "25 ходов")])
+def test_issue32_the_days_best_counts_moves_by_the_languages_rules(lang, moves, want):
+    st = Store(MemoryBackend())
+    st.records.record_win("d1", 95, moves, assisted=False, daily="2026-12-01")
+    html = sheets.records_html(lang, st, Rules(1), "2026-12-01")
+    assert re.search(rf"1:35, {want}</p>", html), html[-200:]
+
+
+def test_issue32_variant_names_on_the_table_in_every_language_V2():
+    from web.i18n import LANGS, variant_short
+    variants = [(1, None), (3, None), (3, 2), (1, 0), (1, 1), (1, 3), (3, 0), (3, 1), (3, 3)]
+    for lang in LANGS:
+        names = [variant_short(lang, d, r) for d, r in variants]
+        assert len(set(names)) == len(names) and all(n and "{" not in n for n in names), names
+    assert [variant_short("en", d, r) for d, r in variants[:5]] == [
+        "Classic · draw 1", "Classic · draw 3", "Turn Three", "Draw 1 · 0 redeals", "Draw 1 · 1 redeal"]
+    assert variant_short("ru", 3, 1) == "По 3 · 1 пересдача" and variant_short("uk", 1, 0) == "По 1 · 0 перездач"
+
+
+def test_issue32_no_english_count_reads_one_moves():
+    """The race's screen reader said "Anna: 3 on foundations, 1 face up, 1 moves"."""
+    from web.i18n import STRINGS
+    assert [k for k, v in STRINGS["en"].items() if re.search(r"\{\w+\} (moves|cards|redeals)\b", v)
+            and "|" not in v] == []

@@ -343,6 +343,7 @@ class App:
             self.lang = value
             self.relabel()
             self.solo.show_mark()
+            self.solo.show_number()
         elif name == "theme":
             s.theme = value
         elif name == "hand":

@@ -70,7 +70,7 @@ from web import store
 from web.dom import JsObject, Listeners, document, fill, h, nil, window
 from web.i18n import t
 from web.replay import ReplayViewer
-from web.store import NAME_KEY
+from web.store import RACE_NAME_KEY
 
 if TYPE_CHECKING:
     from web.dialogs import Dialogs
@@ -186,7 +186,7 @@ class ChallengePage:
             document.body.dataset.challenge = value
 
     def my_name(self) -> str:
-        name = (self.app.store.backend.get(NAME_KEY) or "").strip()[:NAME_MAX]
+        name = (self.app.store.backend.get(RACE_NAME_KEY) or "").strip()[:NAME_MAX]
         try:
             return check_name(name)
         except InvalidNameError:
@@ -333,7 +333,7 @@ class ChallengePage:
         except InvalidNameError:
             return
         try:
-            self.app.store.backend.set(NAME_KEY, name)
+            self.app.store.backend.set(RACE_NAME_KEY, name)
         except Exception:
             pass
         kind = self.app.dialogs.kind

@@ -1,12 +1,11 @@
 """The few browser helpers every part of the page shares (Pyodide only).
 
-``h`` and ``fill`` build elements whose every piece of text goes in as a text
-node (``textContent``), never as HTML — names and anything else a peer or a
-link sends are shown as the characters they are (issue 11 item 5);
 ``Listeners`` binds DOM events to Python callables and keeps their proxies alive
 for the page's life; ``nil`` tells JS null/undefined; ``LocalStorageBackend`` is
-``localStorage`` behind ``web.store``'s backend protocol. (A link's QR code is
-``web.qr``: pure Python, no browser.)
+``localStorage`` behind ``web.store``'s backend protocol; ``h`` and ``fill`` build
+elements whose every piece of text goes in as a text node (``textContent``), never
+as HTML — names and anything else a peer or a link sends are shown as the
+characters they are (issue 11 item 5; moved here from ``web/race/dom.py``, issue 28).
 """
 
 from __future__ import annotations
@@ -30,6 +29,15 @@ JsObject: TypeAlias = Any
 browser, not here, so ``Any`` for mypy."""
 
 
+def nil(x: JsObject) -> bool:
+    """True for JS null/undefined as Pyodide hands them over."""
+    return x is None or x is _jsnull
+
+
+SOLO_PAGE = ("bar", "challenge-bar", "table", "panel")
+"""The solo page's parts that a sheet or a race screen makes inert."""
+
+
 def h(tag: str, attrs: dict[str, object] | None = None, *children: JsObject) -> JsObject:
     """An element with ``attrs`` (``None``/``False`` values left out, ``True`` as an
     empty attribute) and ``children``: elements, or strings added as text."""
@@ -46,20 +54,11 @@ def h(tag: str, attrs: dict[str, object] | None = None, *children: JsObject) -> 
 
 
 def fill(parent: JsObject, *children: JsObject) -> None:
-    """Replace ``parent``'s children (strings added as text)."""
+    """Replace ``parent``'s children."""
     parent.replaceChildren()
     for child in children:
         if child is not None:
             parent.appendChild(document.createTextNode(child) if isinstance(child, str) else child)
-
-
-def nil(x: JsObject) -> bool:
-    """True for JS null/undefined as Pyodide hands them over."""
-    return x is None or x is _jsnull
-
-
-SOLO_PAGE = ("bar", "challenge-bar", "table", "panel")
-"""The solo page's parts that a sheet or a race screen makes inert."""
 
 
 def control_selector(el: JsObject) -> str | None:

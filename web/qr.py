@@ -1,7 +1,5 @@
-"""A link as a QR code, made in the page: a race's invitation (issue 11 item 2)
-and a challenge (issue 20). Pure Python, no browser object, so the pure HTML
-sheets that show a code (``web.challenge_sheets``) stay testable on CPython —
-which is why it is a module of its own beside ``web.dom``.
+"""A link as a QR code, made in the page (issue 11 item 2): the race's links and the
+challenges' (``web.race.lobby``, ``web.challenge_sheets``).
 
 Encoder: `segno <https://pypi.org/project/segno/>`_ (pinned in
 ``requirements-dev.txt``), vendored into the app bundle from the installed package

@@ -26,7 +26,7 @@ from typing import Iterable
 from kosynka import variants
 from kosynka.position import Rules
 from kosynka.records import WinResult, win_percent
-from web.i18n import LANGS, t, variant_name
+from web.i18n import LANGS, plural, t, variant_name
 from web.store import HANDS, REDEAL_CHOICES, THEMES, Settings, Store, format_time
 
 LANG_NAMES = {"uk": "Українська", "ru": "Русский", "en": "English"}
@@ -66,7 +66,7 @@ def records_html(lang: str, store: Store, rules: Rules, daily: str | None) -> st
         db = store.records.daily_best(daily, current)
         html += (f"<p class='daily-best'>{escape(t(L, 'daily_best'))} ({escape(daily)}): "
                  f"{format_time(db['time']) if 'time' in db else none}, "
-                 f"{escape(str(db.get('moves', none)))} {escape(t(L, 'moves').lower())}</p>")
+                 f"{escape(plural(L, 'ch_moves_n', db['moves']) if 'moves' in db else none)}</p>")
     stat_rows = [("played", "played", st["played"]), ("won", "won", st["won"]),
                  ("win_pct", "win_pct", f"{win_percent(st)}%"), ("streak", "streak", st["streak"]),
                  ("best_streak", "best_streak", st["best_streak"]),
@@ -91,7 +91,7 @@ def win_html(lang: str, *, seconds: float, moves: int, score: int | None, assist
         rec = t(L, "no_record")
     score_row = (f"<tr><td>{escape(t(L, 'score'))}</td><td class='n' id='win-score'>{score}</td></tr>"
                  if score is not None else "")
-    return (f"<h2>{escape(t(L, 'win'))}</h2>"
+    return (f"<h2>{escape(t(L, 'win_assisted' if assisted else 'win'))}</h2>"
             f"<table><tr><td>{escape(t(L, 'time'))}</td><td class='n' id='win-time'>{format_time(seconds)}</td></tr>"
             f"<tr><td>{escape(t(L, 'moves'))}</td><td class='n' id='win-moves'>{moves}</td></tr>{score_row}</table>"
             f"<p class='big' id='win-record' data-record='{'yes' if result.any and not assisted else 'no'}'>"

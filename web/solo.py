@@ -59,10 +59,11 @@ from kosynka.position import IllegalMoveError, InvalidMoveError, Move, Rules
 from kosynka.safety import next_safe_move
 from web import links, sheets, solve, store
 from web.dom import document, nil, today_iso, window
+from web.i18n import variant_short
 from web.modes import Mode
 
 FINISH_STEP_S = 0.09  # pause between the cards of a Finish run, and of auto-moves
-MARK_SYMBOLS = {"verified": "✓", "checking": "…", "lost": "✗", "unknown": "?"}  # the deal's marks
+MARK_SYMBOLS = {"verified": "✓", "checking": "", "lost": "✗", "unknown": "?"}  # checking: a spinner (CSS)
 
 
 class ChallengeSide(Protocol):
@@ -130,8 +131,11 @@ class Solo:
             self.save()
 
     def show_number(self) -> None:
-        """The deal's number, with ★ when it is a Deal of the day."""
-        document.getElementById("deal-no").textContent = str(self.game.number) + (" ★" if self.daily else "")
+        """The deal's number, with ★ when it is a Deal of the day, and its variant."""
+        g = self.game
+        document.getElementById("deal-no").textContent = str(g.number) + (" ★" if self.daily else "")
+        document.getElementById("variant").textContent = variant_short(self.app.lang, g.rules.draw,
+                                                                       g.rules.redeals)
 
     def deal_link(self, link: links.DealLink) -> None:
         """Deal the deal a link names. Its ``daily=`` counts only for that day's own

@@ -27,24 +27,10 @@ from typing import Sequence
 from kosynka.cards import RANK, SUIT, make_card
 from kosynka.game import Played
 from kosynka.position import PILE_IDS, Position
+from web.i18n import (
+    plural as plural,  # re-exported (web.race.news, web.challenge_sheets)
+)
 from web.i18n import t
-
-
-def plural(lang: str, key: str, n: int) -> str:
-    """``n`` with the string ``key``'s form for it: one form, or one|few|many
-    (Ukrainian and Russian rules; English uses one|other|other)."""
-    forms = t(lang, key).split("|")
-    if len(forms) == 1:
-        return forms[0].format(n=n)
-    if lang == "en":
-        i = 0 if n == 1 else 1
-    elif n % 10 == 1 and n % 100 != 11:
-        i = 0
-    elif 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-        i = 1
-    else:
-        i = 2
-    return forms[i].format(n=n)
 
 
 def card(lang: str, c: int) -> str:

@@ -45,7 +45,16 @@ THEMES = ("auto", "light", "dark")  # issue 13 (web/boot/paint.js reads theme an
 HANDS = ("right", "left")
 GAME_KEY = "kosynka.game"
 RECORDS_KEY = "kosynka.records"
-NAME_KEY = "kosynka.race.name"  # the player's name: a race's seat, a challenge's sender
+# the race's (read and written by ``web.race.stored.RaceStore``, their own formats:
+# bare JSON or text, no schema envelope; issues 11 and 19)
+RACE_NAME_KEY = "kosynka.race.name"          # the player's name at a table
+RACE_SETTINGS_KEY = "kosynka.race.settings"  # the host's draw and race kind
+RACE_ICE_KEY = "kosynka.race.ice"            # the ICE servers (web.race.ice)
+RACE_RELAYS_KEY = "kosynka.race.relays"      # the Nostr relays (web.race.ice)
+RACE_SPEED_KEY = "kosynka.race.test_speed"   # tests only: the race clock sped up
+RACE_SEATS_KEY = "kosynka.race.seats"        # a friend's seat per table (N9)
+RACE_USED_KEY = "kosynka.race.used"          # the invites this browser answered
+RACE_SEAT_KEY = "kosynka.race.seat"          # sessionStorage: this tab's way back (N9)
 SCHEMA = 1
 
 REDEAL_CHOICES = (None, 3, 2, 1)

@@ -204,7 +204,7 @@ def join_table(seat: Seat, url: str, pid: int | None = None, timeout: float = 30
 # table's members, links, refusals and events)
 _RACE_PY = r"""
 import json
-r = app.race
+r = app.race.control
 p, h = r.player, r.host
 json.dumps({"t": r.clock(), "player": p and {"id": p._id, "ack": p.ack, "awaiting": p._awaiting,
                                 "pending": [x.id for x in p._pending]},
@@ -215,9 +215,10 @@ json.dumps({"t": r.clock(), "player": p and {"id": p._id, "ack": p.ack, "awaitin
            default=str)
 """
 
-_ROOM = """(py) => { const r = globalThis.kosynkaPyodide.globals.get('app').race;
-  const room = r.room && r.room.room;
-  return {mode: r.mode, way: r.way, sheet: document.querySelector('#race').innerText.slice(0, 200),
+_ROOM = """(py) => { const page = globalThis.kosynkaPyodide.globals.get('app').race;
+  const r = page.control, net = page.net;
+  const room = net.room && net.room.room;
+  return {mode: page.mode, way: net.way, sheet: document.querySelector('#race').innerText.slice(0, 200),
           pid: r.player ? r.player.pid : null, error: r.player ? r.player.error : null,
           peers: room ? [...room.peers.keys()] : null, errors: room ? room.errors : null,
           relays: room ? room.relaysOpen() : null, joins: room ? room.joins : null,

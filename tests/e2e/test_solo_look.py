@@ -40,8 +40,11 @@ def test_status_bar_fits_a_narrow_phone_with_the_longest_values(new_context, bas
     page = _page(new_context, lang)
     open_deal(page, base_url, wait_ready, 6)  # draw 1: proven lost in the background
     page.wait_for_function("document.body.dataset.verified === 'lost'", timeout=120_000)
-    over = page.evaluate("""() => {
+    from web.i18n import variant_short
+    longest = max((variant_short(lang, d, r) for d in (1, 3) for r in (None, 0, 1, 2, 3)), key=len)
+    over = page.evaluate("""longest => {
         document.getElementById('deal-no').textContent = '987654 ★';
+        document.getElementById('variant').textContent = longest;
         for (const [id, v] of [['time', '59:59'], ['moves', '999'], ['score', '9999']])
             document.getElementById(id).textContent = v;
         const bar = document.getElementById('bar');
@@ -49,7 +52,7 @@ def test_status_bar_fits_a_narrow_phone_with_the_longest_values(new_context, bas
             const r = e.getBoundingClientRect();
             return r.width > 0 && (r.left < -0.5 || r.right > innerWidth + 0.5);
         }).map(e => e.id || e.textContent).concat(bar.scrollWidth > bar.clientWidth ? ['bar scrolls'] : []);
-    }""")
+    }""", longest)
     assert over == []
 
 
@@ -194,3 +197,20 @@ def test_toasts_never_cover_a_control_issue32(new_context, base_url, wait_ready,
         return out; }""", texts)
     assert bad == []
     assert page.evaluate("getComputedStyle(document.getElementById('toast')).opacity") == "1"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_variant_is_named_on_the_table_and_a_check_is_a_named_spinner_issue32(
+        new_context, base_url, wait_ready, lang):
+    from web.i18n import t, variant_short
+    page = _page(new_context, lang)
+    page.goto(base_url + "#deal=7&draw=3&redeals=2")
+    wait_ready(page)
+    assert page.text_content("#variant") == variant_short(lang, 3, 2)
+    mark = page.evaluate("""() => { const m = document.getElementById('deal-mark');
+        m.dataset.probe = 1; return [m.dataset.mark, m.querySelector('b').textContent, m.getAttribute('aria-label')]; }""")
+    if mark[0] == "checking":  # no bare "…": a spinner named by its sentence
+        assert mark[1:] == ["", t(lang, "mark_checking_title")]
+    page.evaluate("location.hash = '#deal=7&draw=1&redeals=1'")
+    page.wait_for_function("document.body.dataset.variant === 'd1r1'")
+    assert page.text_content("#variant") == variant_short(lang, 1, 1)

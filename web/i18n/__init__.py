@@ -57,3 +57,34 @@ def variant_name(lang: str, draw: int, redeals: int | None) -> str:
         "en": f"Limited: draw {draw}, {redeals} redeal{'s' if redeals != 1 else ''}",
     }
     return names.get(lang, names["en"])
+
+
+def plural(lang: str, key: str, n: int) -> str:
+    """``n`` with the string ``key``'s form for it: one form, or one|few|many
+    (Ukrainian and Russian rules; English uses one|other|other)."""
+    forms = t(lang, key).split("|")
+    if len(forms) == 1:
+        return forms[0].format(n=n)
+    if lang == "en":
+        i = 0 if n == 1 else 1
+    elif n % 10 == 1 and n % 100 != 11:
+        i = 0
+    elif 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+        i = 1
+    else:
+        i = 2
+    return forms[i].format(n=n)
+
+
+def variant_short(lang: str, draw: int, redeals: int | None) -> str:
+    """The variant's name as the table shows it (issue 32): Classic draw 1 or 3,
+    Turn Three, or the draw and the redeal limit.
+
+    >>> [variant_short("en", 3, 2), variant_short("en", 1, 1), variant_short("uk", 3, 3)]
+    ['Turn Three', 'Draw 1 · 1 redeal', 'По 3 · 3 перездачі']
+    """
+    if redeals is None:
+        return t(lang, f"vs_classic{draw}")
+    if (draw, redeals) == (3, 2):
+        return t(lang, "vs_turn3")
+    return t(lang, "vs_limited").format(draw=draw, redeals=plural(lang, "redeals_n", redeals))

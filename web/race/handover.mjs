@@ -1,13 +1,15 @@
 // A reply link (#reply=<code>) opened on the host's device (issue 11 item 2):
 // hand the code to the hosting tab of this browser at once, on the
-// BroadcastChannel "kosynka-race", without waiting for Python to start here.
+// BroadcastChannel CHANNEL, without waiting for Python to start here. CHANNEL
+// is exported: the hosting tab's Python (web/race/invites.py) listens on the
+// name it reads from this module, so it is written only here.
 // Every hosting tab answers {ack, result}: "ok", or the link/… code of its check;
 // no answer within WAIT_MS means no race table is open in this browser.
 // The result lands in <html data-race-handover> ("pending" until then); the page's
 // Python (web/race/page.py) words it in the player's language and starts no game
 // in this tab.
 
-const CHANNEL = "kosynka-race";
+export const CHANNEL = "kosynka-race";
 const WAIT_MS = 1500;
 
 if (location.hash.startsWith("#reply=")) {

@@ -25,9 +25,10 @@ raises :class:`IceError` with a stable ``code`` (``ice/…``, worded by
 from __future__ import annotations
 
 import ipaddress
-import json
 import re
 from typing import Any, Callable, TypeVar
+
+from web.store import loads_stored
 
 Server = dict[str, Any]   # an RTCIceServer: urls (text or list), username, credential
 T = TypeVar("T")
@@ -172,7 +173,7 @@ def _load(text: str | None, default: tuple[T, ...],
     if text is None:
         return list(default), None
     try:
-        return check(json.loads(text)), None
+        return check(loads_stored(text)), None
     except ValueError as e:  # json.JSONDecodeError and IceError are ValueErrors
         err = e if isinstance(e, IceError) else IceError("ice/json", str(e))
         return list(default), err

@@ -1,313 +1,205 @@
-"""Seats by links (issue 11 item 2, issue 19): open :class:`~web.race.rtc.RtcLink`\\ s
-for the host and the friends, with no server of ours (O4), two ways.
+"""A page's connection to its table, as one object (issues 11, 19, 28):
+:class:`Net` holds the table link's room (``web.race.rooms``), the links-only
+invites (``web.race.invites``), the ICE servers and relays in use
+(``web.race.ice``, stored by ``web.race.stored``), and which way is in use.
+It opens :class:`~web.race.rtc.RtcLink`\\ s with no server of ours (O4) and hands
+each to ``on_link``; the race itself (``web.race.control``) never sees how.
 
-The table link (issue 19, the way with internet):
+Two ways (issue 19): with internet, one table link for everyone (the host's
+lobby says "over the internet"); when no relay answers within
+:data:`RELAY_WAIT_S` the lobby says so and offers the links-only way (two phones
+on one hotspot: invite out, reply back, no ICE server), and goes back to the
+table link by itself once a relay answers.
 
-- :class:`HostRoom` — the host's page joins a Trystero room named by a fresh
-  secret on the Nostr relays and makes the one table link
-  (:meth:`HostRoom.table_link`); every page that joins the room becomes a link
-  handed to ``on_link`` (the host seats whoever says ``join``).
-- :class:`FriendRoom` — a friend's page joins the room of a table link and keeps
-  only the connection to the host's page (its peer id is in the link). When that
-  link drops, :meth:`FriendRoom.reconnect` leaves the room, probes the relays
-  and joins again the moment one answers, until a new link to the host opens —
-  the friend comes back with no action from anyone (N9).
-
-The links-only way (issue 11, the offline way: no relay answers):
-
-- :class:`HostLinks` — the host's side: one pending peer connection per open
-  invite (a *slot*, 1…``SLOTS``; the table seats whoever joins, the slot only
-  pairs a reply with its offer); :meth:`HostLinks.reply` takes a friend's reply
-  (pasted, or handed over by another tab of this browser) and hands the link to
-  ``on_link`` once it opens. At most ``SLOTS`` invites are open; a new one past
-  that replaces the oldest (whose link goes stale).
-- :func:`join` — the friend's side: the answer to an invite, and its link.
-- Hand-over: opening a reply link on the host's device starts a new tab of the
-  app, whose ``handover.mjs`` posts the reply on the ``BroadcastChannel``
-  ``kosynka-race`` (same browser profile) at once; :meth:`HostLinks.listen`
-  answers it in the hosting tab (``ok`` or the ``link/…`` code of its check).
+Connection settings (the lobby's Connection section): the STUN servers asked for
+a public address are named there; "same Wi-Fi only" asks none; a TURN server
+(URL, username, password) may be typed — a typed server that cannot be used is
+said at once and kept out. They are stored in ``localStorage["kosynka.race.ice"]``
+(the relays in ``…relays``; both read when a table opens) and travel with the
+table link; a friend's own TURN server is used next to the host's. A change while
+friends are at the table applies to the next table (their connections were made
+with the old one).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-import random
-import secrets
-import time
 from typing import Callable
 
-import js
-from pyodide.ffi import create_proxy
+from web.race import ice, rtc, signal
+from web.race.invites import HostLinks, join
+from web.race.rooms import JOIN_AGAIN_S, FriendRoom, HostRoom
+from web.race.signal import Invite, Table
+from web.race.stored import RaceStore
 
-from web.race import rtc, signal
-from web.race.signal import CodeError, Invite, Reply
+__all__ = ["Net", "RELAY_WAIT_S"]
 
-__all__ = ["HostLinks", "join", "CHANNEL", "HostRoom", "FriendRoom", "JOIN_AGAIN_S"]
+RELAY_WAIT_S = 5.0                  # no relay answers: the links-only way
 
-CHANNEL = "kosynka-race"   # the same name in handover.mjs
-# while a first join has no link to the host yet: join again after these pauses,
-# the last one repeated. Trystero announces again by itself (at 0.2, 0.5, 1.3 s,
-# then every 5.3 s), so a lost announcement needs no new join; a new join helps
-# after a failed try, but one that cuts a try under way short (a busy phone
-# booting its solver) keeps the host's Trystero deaf to this page for 23 s — so
-# the first comes when a try has had its time, and the next ones past the 23 s
-JOIN_AGAIN_S = (8.0, 25.0)
-# after a comeback's join: the pause before the next, longer than Trystero's 23 s
-# for an offer or answer under way
-SETTLE_S = 25.0
+OnLink = Callable[[rtc.RtcLink], None]
+Draft = tuple[str, str, str]
 
 
-def minutes_now() -> int:
-    return int(time.time() // 60)
+class Net:
+    """The connection of the page at a table: ``changed()`` asks for a repaint."""
 
+    def __init__(self, store: RaceStore, changed: Callable[[], None]) -> None:
+        self.store, self.changed = store, changed
+        self.links: HostLinks | None = None     # the host's links-only invites
+        self.room: HostRoom | FriendRoom | None = None   # the table link's room
+        self.way: str | None = None             # the host's: wait, relay, links
+        self.ice_error: str | None = None       # ice/… of a setting that was refused
+        self.ice_saved: str | None = None       # the words said after a setting was saved
+        self.turn_draft: Draft | None = None    # a TURN server typed but refused: shown again
+        self.no_addresses = False               # the last invite had no address at all
+        self.open_invites: list[str] = []       # the host's invite links not yet answered
+        self.reply_url: str | None = None       # the friend's reply link (links-only)
 
-class HostLinks:
-    """The host's open invites, one pending peer connection each."""
+    # ------------------------------------------------------------ settings
+    def settings(self) -> tuple[list[ice.Server], list[str]]:
+        """The ICE servers and relays to use now; a stored value that cannot be
+        used gives the defaults, and is said in the lobby (``ice_error``)."""
+        servers, err1 = ice.load_ice(self.store.ice())
+        relays, err2 = ice.load_relays(self.store.relays())
+        err = err1 or err2
+        self.ice_error = err.code if err else None
+        return servers, relays
 
-    def __init__(self, on_link: Callable[[rtc.RtcLink], None], stun: str = "") -> None:
-        self.table = random.getrandbits(32)
-        self.stun = stun
-        self.on_link = on_link
-        self.pending: dict[int, tuple[object, rtc.RtcLink, str]] = {}  # slot → peer, link, ufrag
-        self._order: list[int] = []    # open slots, oldest first
-        self._channel = None
-        self._proxy = None
+    def servers(self, t: Table | None) -> list[ice.Server]:
+        """The ICE servers shown in the Connection section: the room's, else the
+        table link's (a friend before Join)."""
+        if self.room is not None:
+            return list(self.room.servers)
+        return list(t.ice) if t is not None else []
 
-    def waiting(self) -> dict[int, str]:
-        return {slot: ufrag for slot, (_, _, ufrag) in self.pending.items()}
+    def relays(self) -> list[str]:
+        """The relays named in the host's Connection section."""
+        return list(self.room.relays) if isinstance(self.room, HostRoom) else []
 
-    async def invite(self, host: str, draw: int, minutes: int | None) -> Invite:
-        """A fresh invite in a free slot (or the oldest one's, which goes stale)."""
-        free = [s for s in range(1, signal.SLOTS + 1) if s not in self.pending]
-        slot = free[0] if free else self._order[0]
-        self.cancel(slot)
-        peer = await rtc.new_peer([{"urls": self.stun}] if self.stun else [])
-        offer = await rtc.offer(peer)
-        link = rtc.RtcLink(peer)
-        self.pending[slot] = (peer, link, offer.ufrag)
-        self._order.append(slot)
+    def save_ice(self, servers: list[ice.Server], alone: bool, host: bool) -> bool:
+        """Store the ICE servers; True if the host's table, nobody at it yet, should
+        open anew with them (else they apply from the next table)."""
+        self.store.save_ice(servers)
+        self.ice_error = None
+        self.ice_saved = "race_turn_saved" if alone or not host else "race_net_next"
+        return alone
 
-        def status(s: str, slot=slot, link=link) -> None:
-            if s == "open" and self.pending.get(slot, (None, None))[1] is link:
-                self.pending.pop(slot)
-                self._order.remove(slot)
-                self.on_link(link)
+    def typed_turn(self, url: str, user: str, cred: str) -> list[ice.Server] | None:
+        """The TURN server typed in the Connection section, checked: the servers to
+        keep (the STUN servers in use and it; an empty URL removes it), or None
+        (refused: ``ice_error`` says why, what was typed stays to be mended)."""
+        servers, _ = ice.load_ice(self.store.ice())
+        servers = [s for s in servers if "username" not in s]
+        if url:
+            try:
+                servers.append(ice.check_server({"urls": url, "username": user, "credential": cred}))
+            except ice.IceError as e:
+                self.ice_error, self.ice_saved = e.code, None
+                self.turn_draft = (url, user, cred)
+                return None
+        self.turn_draft = None
+        return servers
 
-        link.on_status = status
-        return Invite(offer, self.table, slot, draw, minutes, minutes_now(), host, self.stun)
+    # ------------------------------------------------------------ the host's page
+    def host(self, on_link: OnLink) -> None:
+        """The host's ways in: links-only invites (no ICE server) and the room."""
+        self.links = HostLinks(on_link)
+        asyncio.ensure_future(self.links.listen())
+        self.open_room(on_link)
 
-    def cancel(self, slot: int) -> None:
-        old = self.pending.pop(slot, None)
-        if old is not None:
-            self._order.remove(slot)
-            old[1].close()
+    def open_room(self, on_link: OnLink) -> None:
+        """The host's table on the relays (the table link), and which way is in use."""
+        if self.room is not None:
+            self.room.close()
+        servers, relays = self.settings()
+        self.room = room = HostRoom(on_link, relays, servers)
+        self.way = "wait"
+
+        async def opened() -> None:
+            await room.open()
+            ok = await room.wait_relays(RELAY_WAIT_S)
+            if self.room is room:
+                self.way = "relay" if ok else "links"
+                self.changed()
+
+        asyncio.ensure_future(opened())
+
+    def host_table(self) -> int | None:
+        """The host's table id (its room's; links-only, the invites')."""
+        if isinstance(self.room, HostRoom):
+            return self.room.table
+        return self.links.table if self.links is not None else None
+
+    def table_url(self, base: str, name: str, draw: int, minutes: int | None) -> str | None:
+        """The table link of the host's page, once its room is open."""
+        room = self.room
+        if not isinstance(room, HostRoom) or room.room is None:
+            return None
+        return signal.link(base, room.table_link(name, draw, minutes))
+
+    async def invite(self, base: str, name: str, draw: int, minutes: int | None) -> None:
+        """A new links-only invite: the panel shows the newest."""
+        assert self.links is not None
+        inv = await self.links.invite(name, draw, minutes)
+        self.open_invites = [signal.link(base, inv)]
+        self.no_addresses = not inv.offer.candidates   # offline: it reaches nobody; say so
 
     async def reply(self, text: str) -> None:
-        """Connect the friend whose reply (link or code) is ``text``. :class:`CodeError`
-        (nothing changes) if it is not a reply this table waits for."""
-        item = signal.parse_link(text, Reply)
-        signal.check_reply(item, self.table, self.waiting())
-        peer = self.pending[item.slot][0]
-        try:
-            await rtc.accept(peer, item.answer)
-        except Exception as e:  # the browser refused the description
-            raise CodeError("link/corrupt", f"the browser refused the reply: {e}") from None
+        """A friend's reply (pasted, or opened as a link here): ``CodeError`` if it
+        is not one this table waits for."""
+        assert self.links is not None
+        await self.links.reply(text)
+        self.open_invites = []
 
-    # ------------------------------------------------------------ hand-over
-    def listen(self) -> None:
-        """Answer replies handed over by other tabs of this browser."""
-        if self._channel is not None:
-            return
-        self._channel = js.BroadcastChannel.new(CHANNEL)
-        self._proxy = create_proxy(self._on_handover)
-        self._channel.addEventListener("message", self._proxy)
-
-    def _on_handover(self, ev) -> None:
-        try:
-            msg = json.loads(str(ev.data))
-            code, ident = str(msg["reply"]), msg["id"]
-        except (ValueError, KeyError, TypeError):
-            return
-        asyncio.ensure_future(self._answer_handover(code, ident))
-
-    async def _answer_handover(self, code: str, ident) -> None:
-        try:
-            await self.reply(code)
-            result = "ok"
-        except CodeError as e:
-            result = e.code
-        self._channel.postMessage(json.dumps({"ack": ident, "result": result}))
-
-    def close(self) -> None:
-        for slot in list(self.pending):
-            self.cancel(slot)
-        if self._channel is not None:
-            self._channel.removeEventListener("message", self._proxy)
-            self._channel.close()
-            self._proxy.destroy()
-            self._channel = self._proxy = None
-
-
-class _Room:
-    """A Trystero room of a table (``room.mjs``): its peers become links."""
-
-    def __init__(self, relays: list[str], servers: list[dict]) -> None:
-        self.relays, self.servers = list(relays), list(servers)
-        self.room = None
-        self._proxy = None
-        self.closed = False
-
-    async def _open(self, room_id: str, password: str) -> None:
-        self.room = await rtc.open_room(room_id, password, self.relays, self.servers)
-        self._proxy = create_proxy(self._peer)
-        self.room.onpeer = self._proxy
-
-    @property
-    def self_id(self) -> str:
-        return str(self.room.selfId)
-
-    def relays_open(self) -> int:
-        """How many of the relays have an open connection now."""
-        return int(self.room.relaysOpen()) if self.room is not None else 0
-
-    async def wait_relays(self, seconds: float) -> bool:
-        """True as soon as a relay answers; False if none does within ``seconds`` (or
-        all of them refused: no network at all)."""
-        deadline = time.monotonic() + seconds
-        while not self.closed and self.relays_open() == 0:
-            if time.monotonic() >= deadline or bool(self.room.relaysDown()):
-                return False       # none answered in time, or every one refused at once
-            await asyncio.sleep(0.1)
-        return not self.closed
-
-    def _peer(self, channel) -> None:
-        raise NotImplementedError
-
-    def close(self) -> None:
-        if self.closed:
-            return
-        self.closed = True
-        if self.room is not None:
-            self.room.onpeer = None
-            self.room.close()
-        if self._proxy is not None:
-            self._proxy.destroy()
-            self._proxy = None
-
-
-class HostRoom(_Room):
-    """The host's room: a fresh table id and secret; every peer is handed over."""
-
-    def __init__(self, on_link: Callable[[rtc.RtcLink], None], relays: list[str],
-                 servers: list[dict]) -> None:
-        super().__init__(relays, servers)
-        self.table = random.getrandbits(32)
-        self.secret = secrets.token_bytes(signal.SECRET_BYTES)
-        self.on_link = on_link
-
-    async def open(self) -> None:
-        stub = signal.Table(self.table, self.secret, "0" * signal.PEER_ID_LEN, 1, None, 0, "",
-                            tuple(self.relays), tuple(self.servers))
-        await self._open(*signal.room_of(stub))
-
-    def table_link(self, host: str, draw: int, minutes: int | None) -> signal.Table:
-        return signal.Table(self.table, self.secret, self.self_id, draw, minutes, minutes_now(),
-                            host, tuple(self.relays), tuple(self.servers))
-
-    def _peer(self, channel) -> None:
-        if not self.closed:
-            self.on_link(rtc.RtcLink(channel))
-
-
-class FriendRoom(_Room):
-    """A friend's room: only the link to the host's page counts, and it comes back
-    by itself after a drop (:meth:`reconnect`)."""
-
-    def __init__(self, table: signal.Table, on_link: Callable[[rtc.RtcLink], None],
-                 servers: list[dict]) -> None:
-        super().__init__(list(table.relays), servers)
-        self.table = table
-        self.on_link = on_link
-        self.link: rtc.RtcLink | None = None
-        self._task: asyncio.Future | None = None
-
-    async def open(self) -> None:
-        await self._open(*signal.room_of(self.table))
-
-    def _peer(self, channel) -> None:
-        if self.closed or str(channel.id) != self.table.host_peer:
-            return  # another friend's page: Trystero connects everyone, we talk to the host
-        self.link = rtc.RtcLink(channel)
-        self.on_link(self.link)
-
-    @property
-    def linked(self) -> bool:
-        return self.link is not None and self.link.connected
-
-    async def rejoin(self, fresh: bool = False) -> None:
-        """Join the room again now (Try again; each step of :meth:`reconnect`);
-        ``fresh``: over new connections to the relays too (after a drop: the old ones
-        may wait a minute for TCP's backed-off retransmission once the path is back)."""
-        if self.room is not None and not self.closed:
-            await self.room.rejoin(fresh)
-
-    def reconnect(self, until: Callable[[], bool], pauses: tuple = JOIN_AGAIN_S,
-                  drop: bool = True) -> None:
-        """Join again until a link to the host is open, or ``until()`` says to stop
-        (the page gave up, or left): a first join (not ``drop``) after each of
-        ``pauses``, the last one repeated; after a drop, :meth:`_comeback`. A new
-        call replaces the one under way."""
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
-        self._task = asyncio.ensure_future(self._comeback(until) if drop
-                                           else self._retry(until, pauses))
-
-    def _done(self, until: Callable[[], bool]) -> bool:
-        return self.closed or self.linked or until()
-
-    async def _wait(self, seconds: float, until: Callable[[], bool]) -> bool:
-        """Wait ``seconds``; True (at once) if there is nothing left to do."""
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            await asyncio.sleep(0.25)
-            if self._done(until):
+    def tick(self) -> bool:
+        """True when the way in use changed (a relay answered, or the last one went)."""
+        if isinstance(self.room, HostRoom) and self.way in ("relay", "links"):
+            way = "relay" if self.room.relays_open() else "links"
+            if way != self.way:
+                self.way = way
                 return True
-        return self._done(until)
+        return False
 
-    async def _retry(self, until, pauses) -> None:
-        for i in range(10_000):
-            if await self._wait(pauses[min(i, len(pauses) - 1)], until):
-                return
-            if not self.room.connecting(self.table.host_peer):
-                await self.rejoin()   # never while a peer is on its way in (room.mjs)
+    # ------------------------------------------------------------ a friend's page
+    def friend_servers(self, t: Table) -> list[ice.Server]:
+        """The host's ICE servers, and a TURN server of the friend's own if they set one."""
+        own, _ = ice.load_ice(self.store.ice())
+        extra = [s for s in own if s not in t.ice and "username" in s]
+        return list(t.ice) + extra
 
-    async def _comeback(self, until) -> None:
-        """After a drop: out of the room while the path is gone (a join then cannot
-        connect, and one that offers then keeps the host's page deaf to this one for
-        23 s once the path is back, see ``Room.suspend``); the relays probed until
-        one answers, then the room joined at once over new connections to them (the
-        old ones may wait a minute more for TCP's backed-off retries); again after
-        :data:`SETTLE_S` while no link opens (never while one is on its way in)."""
-        await self.room.suspend()
-        while not self._done(until):
-            if not await self.room.probe() or self._done(until):
-                continue
-            if not self.room.connecting(self.table.host_peer):
-                await self.rejoin(fresh=True)
-            if await self._wait(SETTLE_S, until):
-                return
+    async def join_room(self, t: Table, on_link: OnLink, until: Callable[[], bool]) -> None:
+        """Join the table link's room; on and on, quietly, also once the page said
+        it cannot reach the table, until ``until()`` (the host answered)."""
+        self.room = room = FriendRoom(t, on_link, self.friend_servers(t))
+        await room.open()
+        room.reconnect(until=until, pauses=JOIN_AGAIN_S, drop=False)
 
+    def new_servers(self, t: Table) -> bool:
+        """A TURN server was typed since the room opened: Try again needs a new room."""
+        return self.room is None or self.friend_servers(t) != self.room.servers
+
+    def rejoin(self) -> None:
+        """Try again: join the room anew (fresh announcements on every relay)."""
+        if isinstance(self.room, FriendRoom):
+            asyncio.ensure_future(self.room.rejoin())
+
+    def reconnect(self, until: Callable[[], bool]) -> None:
+        """Our link to the host dropped: back by itself through the room (N9)."""
+        if isinstance(self.room, FriendRoom):
+            self.room.reconnect(until=until)
+
+    async def join_invite(self, base: str, invite: Invite) -> rtc.RtcLink:
+        """The friend's side of an invite: its link, and the reply link to send back."""
+        link, reply = await join(invite)
+        self.reply_url = signal.link(base, reply)
+        return link
+
+    # ------------------------------------------------------------ the end
     def close(self) -> None:
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
-        super().close()
-
-
-async def join(invite: Invite) -> tuple[rtc.RtcLink, Reply]:
-    """The friend's side of an invite: the link (opens when the host takes the
-    reply) and the reply to send back."""
-    peer = await rtc.new_peer([{"urls": invite.stun}] if invite.stun else [])
-    answer = await rtc.answer(peer, invite.offer)
-    return rtc.RtcLink(peer), Reply(answer, invite.table, invite.slot, invite.offer.ufrag)
-
+        if self.room is not None:
+            self.room.close()
+        if self.links is not None:
+            self.links.close()
+        self.links = self.room = self.way = self.reply_url = None
+        self.no_addresses, self.ice_saved, self.turn_draft = False, None, None
+        self.open_invites = []

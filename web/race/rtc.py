@@ -23,68 +23,67 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
 
 import js
 from pyodide.ffi import create_proxy
 
 from kosynka.race.transport import CLOSED, DROPPED, Link
-from web.race import signal
+from web.dom import JsObject
+from web.race import ice, sdp
 
-_modules: dict = {}
+_modules: dict[str, JsObject] = {}
 
 
-async def _import(name: str):
-    """``web/race/<name>``, imported once (relative to the page, so a sub-path host works)."""
+async def module(name: str) -> JsObject:
+    """The ES module ``web/race/<name>``, imported once (relative to the page, so a sub-path host works)."""
     if name not in _modules:
         url = js.URL.new(f"web/race/{name}", js.document.baseURI).href
         _modules[name] = await js.Function.new("u", "return import(u)")(url)
     return _modules[name]
 
 
-async def rtc_module():
-    return await _import("rtc.mjs")
-
-
-async def open_room(room_id: str, password: str, relays: list[str], servers: list[dict]):
+async def open_room(room_id: str, password: str, relays: list[str],
+                    servers: list[ice.Server]) -> JsObject:
     """A Trystero room (``room.mjs``) on these Nostr relays, its peers' connections
     made with these RTCIceServers; set its ``onpeer`` to take their channels."""
-    mod = await _import("room.mjs")
+    mod = await module("room.mjs")
     return mod.room(to_js({"roomId": room_id, "password": password, "relays": list(relays),
                            "ice": list(servers)}))
 
 
-def to_js(value):
+def to_js(value: Any) -> JsObject:
     """Plain JSON data (lists, dicts, text) as JavaScript objects."""
     return js.JSON.parse(json.dumps(value))
 
 
-async def new_peer(servers: list[dict] = ()):
+async def new_peer(servers: list[ice.Server] | None = None) -> JsObject:
     """A fresh peer connection with these RTCIceServers (``web.race.ice``; none =
     host candidates only)."""
-    mod = await rtc_module()
-    return mod.peer(to_js(list(servers)))
+    mod = await module("rtc.mjs")
+    return mod.peer(to_js(list(servers or [])))
 
 
-async def offer(peer) -> signal.Description:
+async def offer(peer: JsObject) -> sdp.Description:
     """The host's side: the offer of ``peer``, ICE gathered."""
-    return signal.parse_sdp(str(await peer.offer()))
+    return sdp.parse_sdp(str(await peer.offer()))
 
 
-async def answer(peer, remote: signal.Description) -> signal.Description:
+async def answer(peer: JsObject, remote: sdp.Description) -> sdp.Description:
     """The friend's side: the answer to ``remote`` (an invite's offer), ICE gathered."""
-    return signal.parse_sdp(str(await peer.answer(signal.build_sdp(remote))))
+    return sdp.parse_sdp(str(await peer.answer(sdp.build_sdp(remote))))
 
 
-async def accept(peer, remote: signal.Description) -> None:
+async def accept(peer: JsObject, remote: sdp.Description) -> None:
     """The host's side: apply a friend's answer; the link opens shortly after."""
-    await peer.accept(signal.build_sdp(remote))
+    await peer.accept(sdp.build_sdp(remote))
 
 
 class RtcLink(Link):
     """A :class:`Link` over one ``rtc.mjs`` channel: a links-only peer (made by
     :func:`new_peer`) or a room's peer (``room.mjs``)."""
 
-    def __init__(self, peer) -> None:
+    def __init__(self, peer: JsObject) -> None:
         super().__init__()
         self._peer = peer
         self._on_msg = create_proxy(self._message)
@@ -110,11 +109,11 @@ class RtcLink(Link):
         if not self._ended:
             self._peer.close()  # reports "closed" through _status
 
-    def _message(self, text) -> None:
+    def _message(self, text: JsObject) -> None:
         self.on_message(str(text))
 
-    def _status(self, status) -> None:
-        status = str(status)
+    def _status(self, value: JsObject) -> None:
+        status = str(value)
         if status in (DROPPED, CLOSED):
             if self._ended:
                 return

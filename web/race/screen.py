@@ -4,11 +4,12 @@ race's buttons, the draw offer, and the results with every player's final table.
 
 Your table is the solo table's view and input (``web.view.TableView``,
 ``web.input.TableInput``) over a table of its own, with no undo and no hints
-(N10); a move goes to ``RacePage.play`` (our ``Player``'s game, sent to the
-host). What the screen may offer comes from the view (``can``: move, offer,
+(N10); a move goes to the page's ``play`` (our ``Player``'s game, sent to the
+host, ``web.race.control``). What the screen may offer comes from the view (``can``: move, offer,
 answer, resign, again, change settings), how it went from its ``outcome`` and
 ``end``, what happened from its events (``web.race.news``): the screen decides
-no rule.
+no rule. Its parts are HTML from the view (``web.race.strip``, ``web.race.results``);
+this class puts them in the page and keeps the table's view and input.
 
 Decisions (user-visible):
 - The strip shows, per opponent, the name and three counters: ▲ cards on the
@@ -59,128 +60,121 @@ final table.
 
 from __future__ import annotations
 
+from typing import Any, Callable, Protocol
+
 import js
 
-from kosynka.cards import RANK, RANKS, RED, SUIT, SUIT_SYMBOLS, SUITS
-from kosynka.position import Position, Rules
-from kosynka.race.table import GRACE, OVER, RACING
-from web.dom import document, fill, h, nil
+from kosynka.cards import SUITS
+from kosynka.game import Game
+from kosynka.position import Move
+from kosynka.race.table import OVER, RACING
+from web.dialogs import Dialogs
+from web.dom import JsObject, Listeners, document, nil
 from web.input import TableInput
-from web.race import news
+from web.race import results, strip
+from web.race.control import RaceControl
+from web.race.markup import Html, el, tr
 from web.store import format_time
 from web.view import TableView
 
 PILES = (("stock", "pile"), ("waste", "pile"), ("f1", "pile found"), ("f2", "pile found"),
          ("f3", "pile found"), ("f4", "pile found")) + tuple((f"t{i}", "pile col") for i in range(1, 8))
 NEWS_S = 8.0         # seconds the news line stays
-HEADS = {"won": "race_you_won", "lost": "race_you_lost", "draw": "race_you_draw",
-         "resigned": "race_you_resigned", "counted_out": "race_you_counted"}
+
+Json = dict[str, Any]
 
 
-def _card_text(card: int) -> tuple[str, bool]:
-    """A card's chip: (``10♥``, red)."""
-    rank = "10" if RANKS[RANK[card]] == "T" else RANKS[RANK[card]]
-    return rank + SUIT_SYMBOLS[SUIT[card]], RED[card]
+class RaceApp(Protocol):
+    """What the race's screens need of the app (``web.app.App``)."""
+
+    lang: str
+    listeners: Listeners
+    view: TableView          # the solo table's: the live region, the hand
+    dialogs: Dialogs
+    solo: Any                # the solo game (its clock waits during a race)
+
+    def toast(self, text: str, ms: int = ...) -> None: ...
 
 
-def mini_table(pid: int, name: str, pos: Position) -> object:
-    """A player's final table, small and read-only (N2): foundations, stock and
-    waste, and the seven columns (face-down cards as backs)."""
-    def chip(card: int | None = None, down: bool = False):
-        if down or card is None:
-            return h("span", {"class": "chip down"}, "")
-        text, red = _card_text(card)
-        return h("span", {"class": "chip red" if red else "chip"}, text)
-
-    top = [h("span", {"class": "chip stock"}, str(len(pos.stock))),
-           chip(pos.waste[-1]) if pos.waste else h("span", {"class": "chip empty"}), h("span")]
-    for suit, n in enumerate(pos.foundations):
-        top.append(chip((n - 1) * 4 + suit) if n else h("span", {"class": "chip empty"}, SUIT_SYMBOLS[suit]))
-    cols = [h("div", {"class": "mc"}, *(chip(c, down=i < down) for i, c in enumerate(col)))
-            for col, down in zip(pos.columns, pos.down, strict=True)]
-    return h("div", {"class": "mini", "data-mini-pid": pid},
-             h("p", {"class": "mini-name"}, name),
-             h("div", {"class": "mini-top"}, *top), h("div", {"class": "mini-cols"}, *cols))
+def _set_html(node: JsObject, html: Html) -> None:
+    node.innerHTML = html
 
 
 class RaceScreen:
-    def __init__(self, page) -> None:
-        self.page = page
-        app = page.app
-        self.table = h("main", {"id": "race-table", "class": "race-table"},
-                       *(h("div", {"class": cls, "data-pile": name}) for name, cls in PILES))
+    """The race screen and the results over it; ``act(action, button)`` takes their
+    buttons, ``play(move)`` our table's moves."""
+
+    def __init__(self, app: RaceApp, control: RaceControl,
+                 act: Callable[[str, JsObject], None], play: Callable[[Move], bool]) -> None:
+        self.app, self.control, self.act = app, control, act
+        self.table = node(el("main", {"id": "race-table", "class": "race-table"},
+                              *(el("div", {"class": cls, "data-pile": name}) for name, cls in PILES)))
         for i, suit in enumerate(SUITS):
             self.table.children[2 + i].dataset.suit = suit
-        self.strip = h("header", {"class": "race-strip"})
-        self.news = h("p", {"class": "race-news", "data-race-news": True, "aria-hidden": "true",
-                            "hidden": True})
-        self.offer = h("div", {"class": "race-offer", "hidden": True})
-        self.panel = h("nav", {"class": "race-panel"})
-        self.note = h("p", {"class": "race-note", "hidden": True})
-        self.conn = h("p", {"class": "race-note bar conn", "role": "status", "hidden": True})
-        self.root = h("div", {"id": "race-screen", "class": "race-screen", "hidden": True},
-                      self.strip, self.news, self.conn, self.note, self.table, self.offer, self.panel)
-        self.results = h("div", {"class": "sheet", "role": "dialog", "aria-modal": "true",
-                                 "aria-labelledby": "race-outcome", "tabindex": "-1"})
-        self.results_root = h("div", {"id": "race-results", "class": "overlay race", "hidden": True},
-                              self.results)
+        self.strip = node(el("header", {"class": "race-strip"}))
+        self.news = node(el("p", {"class": "race-news", "data-race-news": True, "aria-hidden": "true",
+                                   "hidden": True}))
+        self.offer = node(el("div", {"class": "race-offer", "hidden": True}))
+        self.panel = node(el("nav", {"class": "race-panel"}))
+        self.note = node(el("p", {"class": "race-note", "hidden": True}))
+        self.conn = node(el("p", {"class": "race-note bar conn", "role": "status", "hidden": True}))
+        self.root = node(el("div", {"id": "race-screen", "class": "race-screen", "hidden": True}))
+        self.root.append(self.strip, self.news, self.conn, self.note, self.table, self.offer, self.panel)
+        self.results = node(el("div", {"class": "sheet", "role": "dialog", "aria-modal": "true",
+                                        "aria-labelledby": "race-outcome", "tabindex": "-1"}))
+        self.results_root = node(el("div", {"id": "race-results", "class": "overlay race",
+                                             "hidden": True}))
+        self.results_root.append(self.results)
         document.body.appendChild(self.root)
         document.body.appendChild(self.results_root)
-        for el in (self.root, self.results_root):
-            app.listeners.on(el, "click", self.on_click)
+        for part in (self.root, self.results_root):
+            app.listeners.on(part, "click", self.on_click)
         self._resized = js.ResizeObserver.new(app.listeners.proxy(lambda *a: self.measure()))
         self._resized.observe(self.table)
         self.view = TableView(self.table, app.listeners)
-        self.input = TableInput(self.view, app.listeners, game=page.game, play=page.play,
+        self.input = TableInput(self.view, app.listeners, game=self.game, play=play,
                                 locked=self.locked, undo=None, hints=False)
-        self.v: dict | None = None
-        self.v_at = 0.0              # page clock when the view was taken
-        self.shown: tuple | None = None
-        self.results_key: tuple | None = None
+        self.v: Json | None = None
+        self.v_at = 0.0              # race clock when the view was taken
+        self.shown: tuple[int, int] | None = None
+        self.results_key: tuple[Any, ...] | None = None
         self.gone = False
         self.warned: int | None = None  # the race whose last minute was said
         self.news_until = 0.0
 
     # ------------------------------------------------------------ state
-    def me(self) -> dict | None:
-        v = self.v
-        return None if v is None else next((p for p in v["players"] if p["pid"] == v["you"]), None)
+    def game(self) -> Game | None:
+        game: Game | None = self.control.game()
+        return game
 
     def locked(self) -> bool:
         return not (self.v and self.v["can"]["move"])
 
     def outcome(self) -> str:
-        """``body[data-race]``: running, out (resigned or counted out while the
-        others race on), won, lost, draw, or watching."""
-        v, me = self.v, self.me()
-        if v is None or me is None or me["status"] == "watching":
-            return "watching"
-        result = v["outcome"] and v["outcome"]["result"]
-        if v["phase"] == RACING:
-            return "out" if result else ("running" if me["status"] == "racing" else "watching")
-        if result is None:
-            return "watching"
-        return result if result in ("won", "draw") else "lost"
+        return strip.outcome(self.v)
+
+    def elapsed(self) -> float:
+        return self.control.clock() - self.v_at
 
     # ------------------------------------------------------------ showing
-    def show(self, v: dict) -> None:
-        first = self.root.hidden
-        self.v, self.v_at = v, self.page.clock()
+    def show(self, v: Json) -> None:
+        first = bool(self.root.hidden)
+        self.v, self.v_at = v, self.control.clock()
         self.root.hidden = False
         self.root.dataset.deal = v["deal"]
         self.root.dataset.race = v["race"]
         if first:
             self.measure()
         document.body.dataset.race = self.outcome()
-        lang = self.page.app.lang
+        lang = self.app.lang
         if self.table.getAttribute("lang") != lang:  # cards, piles and moves named in the page's language
             self.table.setAttribute("lang", lang)
             self.view.set_lang(lang)
-            self.table.setAttribute("aria-label", self.page.tr("table_label"))
+            self.table.setAttribute("aria-label", tr(lang, "table_label"))
         self.show_own(animate=not first)
         self.show_strip()
         self.show_offer()
-        self.show_panel()
+        _set_html(self.panel, strip.panel(lang, v["can"], self.control.host is not None))
         self.show_results()
 
     def hide(self) -> None:
@@ -192,11 +186,11 @@ class RaceScreen:
 
     def measure(self) -> None:
         if not self.root.hidden and not self.table.hidden and self.table.clientHeight:
-            self.view.left_handed = self.page.app.view.left_handed
+            self.view.left_handed = self.app.view.left_handed
             self.view.measure()
 
     def show_own(self, animate: bool) -> None:
-        game = self.page.game()
+        game = self.game()
         state = self.outcome()
         watching = game is None or state == "watching"
         self.table.hidden = watching
@@ -205,7 +199,7 @@ class RaceScreen:
             self.show_note(watching)
         else:
             self.note.hidden = True
-        if watching:
+        if game is None or watching:
             self.shown = None
             return
         key = (id(game), len(game.log))
@@ -220,15 +214,8 @@ class RaceScreen:
         self.view.render(game.position, animate=animate, played=game.last if one_more else None)
 
     def show_note(self, watching: bool) -> None:
-        tr = self.page.tr
-        if self.gone:
-            text, out = tr("race_host_gone"), None
-        elif watching:
-            text, out = tr("race_watching_note"), None
-        else:
-            out = self.v["outcome"]["result"]
-            text = tr("race_you_out") if out == "resigned" else tr("race_you_counted_out", s=int(GRACE))
-        fill(self.note, text)
+        text, out = strip.note(self.app.lang, self.v or {}, watching, self.gone)
+        self.note.textContent = text
         self.note.classList.toggle("bar", not watching)
         if out:
             self.note.dataset.out = out
@@ -237,50 +224,42 @@ class RaceScreen:
         self.note.hidden = False
 
     def show_strip(self) -> None:
-        v, tr = self.v, self.page.tr
-        game = self.page.game()
-        elapsed = self.page.clock() - self.v_at
-        chips = []
-        for p in v["players"]:
-            if p["pid"] == v["you"] and self.outcome() != "watching":
-                continue
-            if p["seat"] is None:
-                continue  # a spectator
-            away = None if p["away"] is None else max(0, int(p["away"] - elapsed + 0.999))
-            marks = "" if away is None else " ⚡ " + tr("race_away_s", s=away)
-            said = tr("race_opp", name=p["name"], f=p["foundation"], u=p["face_up"], m=p["moves"])
-            if p["status"] in ("resigned", "lost", "won", "draw") or not p["connected"]:
-                said += ", " + (tr("race_dropped") if not p["connected"] else
-                                tr("race_out_resigned" if p["out"] == "resigned" else
-                                   "race_why_counted_out" if p["out"] == "dropped" else
-                                   "race_result_" + p["status"]).format(s=int(GRACE)))
-            chips.append(h("li", {"data-opponent": True, "data-pid": p["pid"], "data-seat": p["seat"],
-                                  "data-foundation": p["foundation"], "data-faceup": p["face_up"],
-                                  "data-moves": p["moves"], "data-status": p["status"],
-                                  "data-connected": "yes" if p["connected"] else "no"},
-                           h("span", {"class": "sr-only"}, said),
-                           h("span", {"class": "who", "aria-hidden": "true"}, p["name"] + marks),
-                           h("span", {"class": "nums", "aria-hidden": "true"},
-                             f"▲{p['foundation']} ◐{p['face_up']} ↻{p['moves']}")))
-        head = []
-        if v["minutes"] is not None:
-            head.append(h("b", {"class": "race-clock", "data-race-clock": True}, self.clock_text()))
-        if game is not None:
-            head.append(h("span", {"class": "mine"}, f"{tr('moves')} ",
-                          h("b", {"data-my-moves": True}, str(game.moves))))
-        fill(self.strip, h("div", {"class": "race-head"}, *head), h("ul", {"class": "opps"}, *chips),
-             h("p", {"class": "legend", "aria-hidden": "true"}, tr("race_counters")) if chips else None)
+        assert self.v is not None
+        game = self.game()
+        _set_html(self.strip, strip.strip(self.app.lang, self.v, self.outcome(), self.elapsed(),
+                                          self.clock_text(), game.moves if game is not None else None))
 
     def time_left(self) -> float | None:
         """Seconds left in a timed race (None: not timed)."""
-        v = self.v
-        if v is None or v["ends_in"] is None:
-            return None
-        return max(0.0, v["ends_in"] - (self.page.clock() - self.v_at if v["phase"] == RACING else 0))
+        return strip.time_left(self.v, self.elapsed())
 
     def clock_text(self) -> str:
         left = self.time_left()
         return "" if left is None else format_time(left)
+
+    def show_offer(self) -> None:
+        assert self.v is not None
+        offer = strip.offer(self.app.lang, self.v)
+        if offer is None:
+            self.offer.hidden = True
+            return
+        self.offer.classList.toggle("ask", offer[0])
+        _set_html(self.offer, offer[1])
+        self.offer.hidden = False
+
+    def show_results(self) -> None:
+        v = self.v
+        assert v is not None
+        if v["phase"] != OVER or not v["standings"]:
+            self.results_root.hidden = True
+            self.results_key = None
+            return
+        key = (v["race"], tuple(p["connected"] for p in v["players"]), self.gone, self.app.lang)
+        if key == self.results_key:
+            return
+        self.results_key = key
+        _set_html(self.results, results.results(self.app.lang, v, self.gone))
+        self.results_root.hidden = False
 
     def tell(self, sentences: list[str]) -> None:
         """What just happened, on the news line for a few seconds (what the
@@ -289,118 +268,66 @@ class RaceScreen:
         text = " ".join(x for x in sentences if x != shown)
         if not text:
             return
-        fill(self.news, text)
+        self.news.textContent = text
         self.news.hidden = self.root.hidden
-        self.news_until = self.page.clock() + NEWS_S
+        self.news_until = self.control.clock() + NEWS_S
 
     def tick(self) -> None:
-        if self.v is None or self.root.hidden:
+        v = self.v
+        if v is None or self.root.hidden:
             return
-        if not self.news.hidden and self.page.clock() > self.news_until:
+        if not self.news.hidden and self.control.clock() > self.news_until:
             self.news.hidden = True
-        if any(p["away"] is not None for p in self.v["players"]):
+        if any(p["away"] is not None for p in v["players"]):
             self.show_strip()           # the grace counts down
         clock = self.strip.querySelector("[data-race-clock]")
-        if clock:
+        if not nil(clock):
             text = self.clock_text()
             if clock.textContent != text:
                 clock.textContent = text
-            if self.v["phase"] == RACING and self.warned != self.v["race"] and self.time_left() <= 60:
-                self.warned = self.v["race"]
-                self.page.say(self.page.tr("race_last_minute"))
+            left = self.time_left()
+            if v["phase"] == RACING and self.warned != v["race"] and left is not None and left <= 60:
+                self.warned = v["race"]
+                self.app.view.say(tr(self.app.lang, "race_last_minute"))
 
-    def show_offer(self) -> None:
-        v, tr = self.v, self.page.tr
-        offer, can = v["offer"], v["can"]
-        ask = can["answer"]                 # an offer to us; or ours, waiting for the others
-        if not offer or not (ask or can["resign"] and v["you"] in offer["agreed"]):
-            self.offer.hidden = True
+    def show_conn(self, note: tuple[str, str] | None) -> None:
+        """Our own connection's state over the table (``data-race-note``)."""
+        if self.root.hidden or self.gone:
             return
-        by = next((p["name"] for p in v["players"] if p["pid"] == offer["by"]), "?")
-        self.offer.classList.toggle("ask", ask)
-        if not ask:
-            fill(self.offer, h("span", None, tr("race_offer_wait")))
-        else:
-            fill(self.offer, h("span", None, tr("race_offer_from", name=by)),
-                 h("button", {"type": "button", "data-action": "decline-draw"}, tr("race_decline")),
-                 h("button", {"type": "button", "data-action": "accept-draw"}, tr("race_accept")))
-        self.offer.hidden = False
-
-    def show_panel(self) -> None:
-        tr = self.page.tr
-        can = self.v["can"]
-        buttons = [h("button", {"type": "button", "data-action": "resign", "disabled": not can["resign"]},
-                     tr("race_resign")),
-                   h("button", {"type": "button", "data-action": "offer-draw",
-                                "disabled": not can["offer"]}, tr("race_offer"))]
-        if self.page.links is not None:
-            buttons.append(h("button", {"type": "button", "data-action": "invite"}, tr("race_invite")))
-        buttons.append(h("button", {"type": "button", "data-action": "leave"}, tr("race_leave")))
-        fill(self.panel, *buttons)
-
-    def show_results(self) -> None:
-        v, tr = self.v, self.page.tr
-        lang = self.page.app.lang
-        if v["phase"] != OVER or not v["standings"]:
-            self.results_root.hidden = True
-            self.results_key = None
-            return
-        key = (v["race"], tuple(p["connected"] for p in v["players"]), self.gone, lang)
-        if key == self.results_key:
-            return
-        self.results_key = key
-        result = v["outcome"]["result"] if v["outcome"] else None
-        scores = {p["pid"]: p["score"] for p in v["players"]}
-        rows = [h("tr", None, h("th", None, "#"), h("th", None, tr("race_player")),
-                  h("th", {"class": "n"}, "▲"), h("th", {"class": "n"}, "◐"),
-                  h("th", {"class": "n"}, "↻"), h("th", {"class": "n"}, tr("race_score")))]
-        for s in v["standings"]:
-            rows.append(h("tr", {"data-pid": s["pid"], "data-place": s["place"],
-                                 "data-result": s["result"], "data-why": s["why"],
-                                 "data-score": f"{scores.get(s['pid'], 0):g}"},
-                          h("td", {"class": "n"}, str(s["place"])),
-                          h("td", None, h("b", None, s["name"]), h("br"),
-                            h("small", None, f"{tr('race_result_' + s['result'])} — {news.why(lang, s)}")),
-                          h("td", {"class": "n"}, str(s["foundation"])),
-                          h("td", {"class": "n"}, str(s["face_up"])),
-                          h("td", {"class": "n"}, str(s["moves"])),
-                          h("td", {"class": "n"}, f"{scores.get(s['pid'], 0):g}")))
-        names = {str(s["pid"]): s["name"] for s in v["standings"]}
-        rules = Rules(v["draw"], None)
-        minis = [mini_table(int(pid), names.get(pid, "?"), Position.from_json(pos, rules))
-                 for pid, pos in (v["tables"] or {}).items() if pid.isdigit()]
-        can = v["can"]
-        buttons = self.page.buttons(
-            ("leave", "race_leave"),
-            ("change-settings", "race_change_settings") if can["change_settings"] else None,
-            ("again", "race_again") if can["again"] else None)
-        fill(self.results,
-             h("h2", {"data-outcome": result or "over", "id": "race-outcome"},
-               tr(HEADS.get(result, "race_over"), s=int(GRACE))),
-             h("p", {"class": "ending", "data-end": v["end"]["reason"]}, news.ending(lang, v))
-             if v["end"] else None,
-             h("table", {"class": "standings"}, *rows),
-             None if can["change_settings"] else h("p", {"class": "help"}, tr("race_wait_host")),
-             h("p", {"class": "error"}, tr("race_host_gone")) if self.gone else None,
-             h("div", {"class": "minis"}, *minis), buttons)
-        self.results_root.hidden = False
+        state = note[0] if note else ""
+        conn = self.conn
+        if conn.getAttribute("data-race-note") != state or (note and conn.textContent != note[1]):
+            if note:
+                conn.textContent = note[1]
+                conn.setAttribute("data-race-note", state)
+            else:
+                conn.removeAttribute("data-race-note")
+            conn.hidden = note is None
 
     def host_gone(self) -> None:
         """N9 from the friend's side: the host's table did not come back in time."""
         self.gone = True
-        self.page.say(self.page.tr("race_host_gone"))
+        words = tr(self.app.lang, "race_host_gone")
+        self.app.view.say(words)
         if self.v is not None and not self.root.hidden:
-            self.show_note(self.table.hidden)
+            self.show_note(bool(self.table.hidden))
             self.input.deselect()
         else:
-            self.page.app.toast(self.page.tr("race_host_gone"), 8000)
+            self.app.toast(words, 8000)
 
     # ------------------------------------------------------------ input
-    def on_click(self, ev) -> None:
+    def on_click(self, ev: JsObject) -> None:
         btn = ev.target.closest("[data-action]")
         if not nil(btn) and not btn.disabled:
-            self.page.action(str(btn.dataset.action), btn)
+            self.act(str(btn.dataset.action), btn)
 
-    def on_key(self, ev) -> None:
+    def on_key(self, ev: JsObject) -> None:
         if not self.root.hidden:
             self.input.on_key(ev)
+
+
+def node(html: Html) -> JsObject:
+    """The element ``html`` makes (one element)."""
+    box = document.createElement("template")
+    box.innerHTML = html
+    return box.content.firstElementChild

@@ -1,13 +1,10 @@
 """Signaling by links (O4, issue 11 item 2): the WebRTC offer and answer travel in
 the invite and reply links friends send each other; no server of ours sees them.
 
-A browser's data-channel offer is about 700 characters of SDP, nearly all of it
-fixed text. What the other side really needs is small — the ICE user fragment and
-password, the DTLS certificate fingerprint, the DTLS role and the candidates
-(address, port) — so a link carries only that, packed in bytes, and the page
-rebuilds a valid SDP from it (:func:`build_sdp`). The candidates are complete: the
-page gathers ICE before it makes a link (no trickle; host candidates take
-milliseconds).
+A link carries only what the other side's page needs of a data channel's SDP
+(``web.race.sdp``: ICE credentials, DTLS fingerprint and role, candidates), packed
+in bytes; the page rebuilds a valid SDP from it. The candidates are complete: the
+page gathers ICE before it makes a link (no trickle).
 
 Code layout (bytes, then base64url without padding — safe in a URL fragment)::
 
@@ -49,10 +46,9 @@ Whether a reply still fits a waiting invite (``link/stale``) is the host's check
 from __future__ import annotations
 
 import base64
-import ipaddress
 import re
 import struct
-import uuid
+import time
 import zlib
 from dataclasses import dataclass
 from typing import TypeVar
@@ -61,14 +57,21 @@ from kosynka.race.table import (
     MINUTES,  # race kinds (N4): to the last card, timed minutes
 )
 from web.race import ice as ice_servers
+from web.race.packing import (
+    CodeError,
+    Reader,
+    Writer,
+    read_description,
+    write_description,
+)
+from web.race.sdp import Description
 
 T = TypeVar("T")
 
 __all__ = [
-    "CodeError", "Candidate", "Description", "Invite", "Reply",
-    "parse_sdp", "build_sdp", "encode", "decode", "parse_link", "link",
+    "CodeError", "Invite", "Reply", "encode", "decode", "parse_link", "link",
     "check_reply", "check_invite_age", "NAME_BYTES", "STALE_MINUTES",
-    "Table", "room_of", "PEER_ID_CHARS",
+    "Table", "room_of", "PEER_ID_CHARS", "minutes_now",
 ]
 
 VERSION = 1
@@ -76,53 +79,14 @@ INVITE, REPLY, TABLE = 1, 2, 3
 SLOTS = 15                          # invites a table may have open at once
 NAME_BYTES = 48                     # a host name's UTF-8 bytes in a link (cut on a char)
 STUN_BYTES = 120
-MAX_CANDIDATES = 8
 STALE_MINUTES = 24 * 60             # an invite older than a day is refused as stale
 
-HASHES = {"sha-256": 32, "sha-384": 48, "sha-512": 64, "sha-1": 20}
-_HASH_IDS = {name: i for i, name in enumerate(HASHES, 1)}
-SETUPS = ("actpass", "active", "passive")
-TYPES = ("host", "srflx", "relay", "prflx")
-_IPV4, _IPV6, _MDNS, _NAME = range(4)
-_ICE = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-_ICE_INDEX = {c: i for i, c in enumerate(_ICE)}
 _CODE_RE = re.compile(r"(?:^|[#&?\s])(race|reply|table)=([A-Za-z0-9_-]+)")
 SECRET_BYTES = 16
 # Trystero's peer ids: 20 characters of this alphabet (its utils.mjs ``charSet``)
 PEER_ID_CHARS = "0123456789AaBbCcDdEeFfGgHhIiJjKkLlMmNnOoPpQqRrSsTtUuVvWwXxYyZz"
 PEER_ID_LEN = 20
 _PEER_ID_BYTES = 15
-
-
-class CodeError(ValueError):
-    """A link or code that cannot be used; ``code`` is stable (``link/…``) and
-    names the message the page shows (see ``web.i18n``)."""
-
-    def __init__(self, code: str, detail: str) -> None:
-        super().__init__(f"{code}: {detail}")
-        self.code = code
-        self.detail = detail
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """One ICE candidate of the UDP component: where the peer can be reached."""
-
-    address: str
-    port: int
-    type: str = "host"
-
-
-@dataclass(frozen=True)
-class Description:
-    """What a data channel's SDP says that the other side needs."""
-
-    ufrag: str
-    pwd: str
-    hash: str                       # "sha-256", …
-    fingerprint: bytes
-    setup: str                      # "actpass" (offer), "active" / "passive" (answer)
-    candidates: tuple[Candidate, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -170,234 +134,9 @@ def room_of(t: Table) -> tuple[str, str]:
     return "kosynka-" + t.secret[:8].hex(), t.secret[8:].hex()
 
 
-# ------------------------------------------------------------------ SDP
-
-def parse_sdp(sdp: str) -> Description:
-    """The essentials of a data-channel SDP (an offer or an answer) after complete
-    ICE gathering. UDP candidates of component 1 only, at most ``MAX_CANDIDATES``."""
-    values: dict[str, str] = {}
-    cands: list[Candidate] = []
-    for raw in sdp.splitlines():
-        line = raw.strip()
-        if not line.startswith("a="):
-            continue
-        name, _, value = line[2:].partition(":")
-        if name == "candidate":
-            c = _parse_candidate(value)
-            if c is not None and c not in cands and len(cands) < MAX_CANDIDATES:
-                cands.append(c)
-        elif name in ("ice-ufrag", "ice-pwd", "fingerprint", "setup"):
-            values.setdefault(name, value.strip())
-    try:
-        hash_name, _, hexes = values["fingerprint"].partition(" ")
-        digest = bytes.fromhex(hexes.replace(":", ""))
-        desc = Description(values["ice-ufrag"], values["ice-pwd"], hash_name.lower(), digest,
-                           values["setup"], tuple(cands))
-    except (KeyError, ValueError):
-        raise ValueError("not a complete data-channel SDP") from None
-    _check_description(desc)
-    return desc
-
-
-def _parse_candidate(value: str) -> Candidate | None:
-    f = value.split()
-    if len(f) < 8 or f[1] != "1" or f[2].lower() != "udp" or f[6] != "typ":
-        return None
-    try:
-        port = int(f[5])
-    except ValueError:
-        return None
-    if f[7] not in TYPES or not 0 < port < 65536:
-        return None
-    return Candidate(f[4], port, f[7])
-
-
-def build_sdp(desc: Description) -> str:
-    """A valid SDP for the data channel described by ``desc``."""
-    lines = [
-        "v=0",
-        f"o=- {zlib.crc32(desc.ufrag.encode() + desc.fingerprint)} 2 IN IP4 127.0.0.1",
-        "s=-",
-        "t=0 0",
-        "a=group:BUNDLE 0",
-        "a=msid-semantic: WMS",
-        "m=application 9 UDP/DTLS/SCTP webrtc-datachannel",
-        "c=IN IP4 0.0.0.0",
-    ]
-    n = len(desc.candidates)
-    for i, c in enumerate(desc.candidates):
-        # RFC 8445 priority: type preference, then the order the browser gave them.
-        type_pref = {"host": 126, "prflx": 110, "srflx": 100, "relay": 0}[c.type]
-        priority = (type_pref << 24) | ((65535 - i) << 8) | 255
-        extra = "" if c.type == "host" else " raddr 0.0.0.0 rport 0"
-        lines.append(f"a=candidate:{i + 1} 1 udp {priority} {c.address} {c.port} "
-                     f"typ {c.type}{extra} generation 0")
-    fp = ":".join(f"{b:02X}" for b in desc.fingerprint)
-    lines += [
-        f"a=ice-ufrag:{desc.ufrag}",
-        f"a=ice-pwd:{desc.pwd}",
-        f"a=fingerprint:{desc.hash} {fp}",
-        f"a=setup:{desc.setup}",
-        "a=mid:0",
-        "a=sctp-port:5000",
-        "a=max-message-size:262144",
-    ]
-    if n:
-        lines.append("a=end-of-candidates")
-    return "\r\n".join(lines) + "\r\n"
-
-
-def _check_description(d: Description) -> None:
-    for name, text, lo in (("ufrag", d.ufrag, 4), ("pwd", d.pwd, 22)):
-        if not lo <= len(text) <= 255 or any(ch not in _ICE_INDEX for ch in text):
-            raise ValueError(f"bad ICE {name}")
-    if HASHES.get(d.hash) != len(d.fingerprint):
-        raise ValueError("bad fingerprint")
-    if d.setup not in SETUPS:
-        raise ValueError("bad DTLS setup role")
-
-
-# ------------------------------------------------------------------ bytes
-
-class _Writer:
-    def __init__(self) -> None:
-        self.buf = bytearray()
-
-    def byte(self, n: int) -> None:
-        self.buf.append(n)
-
-    def raw(self, data: bytes) -> None:
-        self.buf += data
-
-    def text(self, s: str, limit: int) -> None:
-        data = _cut_utf8(s, limit)
-        self.byte(len(data))
-        self.raw(data)
-
-    def ice(self, s: str) -> None:
-        self.byte(len(s))
-        bits = 0
-        for ch in s:
-            bits = bits << 6 | _ICE_INDEX[ch]
-        nbytes = (6 * len(s) + 7) // 8
-        self.raw((bits << (8 * nbytes - 6 * len(s))).to_bytes(nbytes, "big"))
-
-
-class _Reader:
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-        self.pos = 0
-
-    def raw(self, n: int) -> bytes:
-        if self.pos + n > len(self.data):
-            raise CodeError("link/corrupt", "the code is cut short")
-        out = self.data[self.pos:self.pos + n]
-        self.pos += n
-        return out
-
-    def byte(self) -> int:
-        return self.raw(1)[0]
-
-    def text(self) -> str:
-        try:
-            return self.raw(self.byte()).decode("utf-8")
-        except UnicodeDecodeError:
-            raise CodeError("link/corrupt", "a name is not UTF-8") from None
-
-    def ice(self) -> str:
-        n = self.byte()
-        nbytes = (6 * n + 7) // 8
-        bits = int.from_bytes(self.raw(nbytes), "big") >> (8 * nbytes - 6 * n)
-        return "".join(_ICE[(bits >> 6 * (n - 1 - i)) & 63] for i in range(n))
-
-
-def _cut_utf8(s: str, limit: int) -> bytes:
-    data = s.encode("utf-8", "replace")
-    while len(data) > limit:  # cut on a character boundary
-        s = s[:-1]
-        data = s.encode("utf-8", "replace")
-    return data
-
-
-def _write_description(w: _Writer, d: Description) -> None:
-    _check_description(d)
-    w.ice(d.ufrag)
-    w.ice(d.pwd)
-    w.byte(_HASH_IDS[d.hash] | SETUPS.index(d.setup) << 4)
-    w.raw(d.fingerprint)
-    w.byte(len(d.candidates))
-    for c in d.candidates:
-        kind, addr = _address_bytes(c.address)
-        w.byte(TYPES.index(c.type) << 4 | kind)
-        if kind == _NAME:
-            w.byte(len(addr))
-        w.raw(addr)
-        w.raw(struct.pack(">H", c.port))
-
-
-def _read_description(r: _Reader) -> Description:
-    ufrag, pwd = r.ice(), r.ice()
-    b = r.byte()
-    hash_id, setup = b & 15, b >> 4
-    names = list(HASHES)
-    if not 1 <= hash_id <= len(names) or setup >= len(SETUPS):
-        raise CodeError("link/corrupt", "unknown fingerprint or role")
-    hash_name = names[hash_id - 1]
-    digest = r.raw(HASHES[hash_name])
-    cands = []
-    for _ in range(r.byte()):
-        b = r.byte()
-        typ, kind = b >> 4, b & 15
-        if typ >= len(TYPES) or kind > _NAME:
-            raise CodeError("link/corrupt", "unknown candidate")
-        size = {_IPV4: 4, _IPV6: 16, _MDNS: 16}.get(kind)
-        addr = r.raw(r.byte() if size is None else size)
-        (port,) = struct.unpack(">H", r.raw(2))
-        cands.append(Candidate(_address_text(kind, addr), port, TYPES[typ]))
-    d = Description(ufrag, pwd, hash_name, digest, SETUPS[setup], tuple(cands))
-    try:
-        _check_description(d)
-    except ValueError as e:
-        raise CodeError("link/corrupt", str(e)) from None
-    return d
-
-
-def _address_bytes(address: str) -> tuple[int, bytes]:
-    try:
-        ip = ipaddress.ip_address(address)
-        return (_IPV4 if ip.version == 4 else _IPV6), ip.packed
-    except ValueError:
-        pass
-    if address.endswith(".local"):
-        try:
-            u = uuid.UUID(address[:-6])
-            if str(u) == address[:-6]:
-                return _MDNS, u.bytes
-        except ValueError:
-            pass
-    data = address.encode("utf-8")
-    if not 0 < len(data) < 256:
-        raise ValueError("bad candidate address")
-    return _NAME, data
-
-
-def _address_text(kind: int, data: bytes) -> str:
-    if kind in (_IPV4, _IPV6):
-        return str(ipaddress.ip_address(data))
-    if kind == _MDNS:
-        return f"{uuid.UUID(bytes=data)}.local"
-    try:
-        name = data.decode("ascii")
-    except UnicodeDecodeError:
-        raise CodeError("link/corrupt", "bad candidate address") from None
-    if not re.fullmatch(r"[A-Za-z0-9.-]+", name):
-        raise CodeError("link/corrupt", "bad candidate address")
-    return name
-
-
 # ------------------------------------------------------------------ codes
 
-def _write_table(w: _Writer, t: Table) -> None:
+def _write_table(w: Writer, t: Table) -> None:
     w.byte(VERSION << 4 | TABLE)
     if len(t.secret) != SECRET_BYTES:
         raise ValueError("bad table secret")
@@ -430,7 +169,7 @@ def _write_table(w: _Writer, t: Table) -> None:
             w.text(server["credential"], 255)
 
 
-def _read_table(r: _Reader) -> Table:
+def _read_table(r: Reader) -> Table:
     table = struct.unpack(">I", r.raw(4))[0]
     secret = r.raw(SECRET_BYTES)
     peer = _peer_text(r.raw(_PEER_ID_BYTES))
@@ -490,19 +229,19 @@ def _peer_text(data: bytes) -> str:
 
 def encode(item: Invite | Reply | Table) -> str:
     """The URL-fragment-safe code of an invite, a reply or a table link."""
-    w = _Writer()
+    w = Writer()
     if isinstance(item, Table):
         _write_table(w, item)
     elif isinstance(item, Invite):
         w.byte(VERSION << 4 | INVITE)
-        _write_description(w, item.offer)
+        write_description(w, item.offer)
         w.raw(struct.pack(">IBBI", item.table, item.slot, _settings_byte(item.draw, item.minutes),
                           item.issued))
         w.text(item.host, NAME_BYTES)
         w.text(item.stun, STUN_BYTES)
     else:
         w.byte(VERSION << 4 | REPLY)
-        _write_description(w, item.answer)
+        write_description(w, item.answer)
         w.raw(struct.pack(">IB", item.table, item.slot))
         w.ice(item.offer_ufrag)
     w.raw(struct.pack(">I", zlib.crc32(w.buf)))
@@ -530,7 +269,7 @@ def decode(code: str) -> Invite | Reply | Table:
     if version != VERSION:
         raise CodeError("link/version", f"race link version {version}, this Kosynka reads "
                         f"{VERSION} (update Kosynka)")
-    r = _Reader(body)
+    r = Reader(body)
     r.byte()
     if kind == TABLE:
         item: Invite | Reply | Table = _read_table(r)
@@ -538,7 +277,7 @@ def decode(code: str) -> Invite | Reply | Table:
             raise CodeError("link/corrupt", "the code has extra bytes")
         return item
     if kind == INVITE:
-        offer = _read_description(r)
+        offer = read_description(r)
         table, slot, settings, issued = struct.unpack(">IBBI", r.raw(10))
         draw, minutes = _settings_of(settings)
         item = Invite(offer, table, slot, draw, minutes, issued,
@@ -546,7 +285,7 @@ def decode(code: str) -> Invite | Reply | Table:
         if offer.setup != "actpass":
             raise CodeError("link/corrupt", "an invite carries an offer")
     elif kind == REPLY:
-        answer = _read_description(r)
+        answer = read_description(r)
         table, slot = struct.unpack(">IB", r.raw(5))
         item = Reply(answer, table, slot, r.ice())
         if answer.setup == "actpass":
@@ -606,6 +345,11 @@ def parse_link(text: str, want: type | None = None) -> Invite | Reply | Table:
     if want is not None and not isinstance(item, want):
         raise CodeError("link/kind", f"this is {_WHAT[type(item)]}, not {_WHAT[want]}")
     return item
+
+
+def minutes_now() -> int:
+    """Minutes since the Unix epoch: when a link was issued, a seat kept."""
+    return int(time.time() // 60)
 
 
 def check_invite_age(invite: Invite | Table, now_minutes: int) -> None:

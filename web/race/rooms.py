@@ -1,0 +1,196 @@
+"""The table link's rooms (issue 19, the way with internet): WebRTC connections
+found through a Trystero room (``room.mjs``) on public Nostr relays, each a
+:class:`~web.race.rtc.RtcLink`.
+
+- :class:`HostRoom` — the host's page joins a Trystero room named by a fresh
+  secret on the Nostr relays and makes the one table link
+  (:meth:`HostRoom.table_link`); every page that joins the room becomes a link
+  handed to ``on_link`` (the host seats whoever says ``join``).
+- :class:`FriendRoom` — a friend's page joins the room of a table link and keeps
+  only the connection to the host's page (its peer id is in the link). When that
+  link drops, :meth:`FriendRoom.reconnect` leaves the room, probes the relays
+  and joins again the moment one answers, until a new link to the host opens —
+  the friend comes back with no action from anyone (N9).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+import time
+from typing import Callable
+
+from pyodide.ffi import create_proxy
+
+from web.dom import JsObject
+from web.race import ice, rtc, signal
+from web.race.signal import minutes_now
+
+__all__ = ["HostRoom", "FriendRoom", "JOIN_AGAIN_S", "SETTLE_S"]
+
+# while a first join has no link to the host yet: join again after these pauses,
+# the last one repeated. Trystero announces again by itself (at 0.2, 0.5, 1.3 s,
+# then every 5.3 s), so a lost announcement needs no new join; a new join helps
+# after a failed try, but one that cuts a try under way short (a busy phone
+# booting its solver) keeps the host's Trystero deaf to this page for 23 s — so
+# the first comes when a try has had its time, and the next ones past the 23 s
+JOIN_AGAIN_S = (8.0, 25.0)
+# after a comeback's join: the pause before the next, longer than Trystero's 23 s
+# for an offer or answer under way
+SETTLE_S = 25.0
+
+
+class _Room:
+    """A Trystero room of a table (``room.mjs``): its peers become links."""
+
+    def __init__(self, relays: list[str], servers: list[ice.Server]) -> None:
+        self.relays, self.servers = list(relays), list(servers)
+        self.room: JsObject = None      # room.mjs's Room, once open
+        self._proxy: JsObject = None
+        self.closed = False
+
+    async def _open(self, room_id: str, password: str) -> None:
+        self.room = await rtc.open_room(room_id, password, self.relays, self.servers)
+        self._proxy = create_proxy(self._peer)
+        self.room.onpeer = self._proxy
+
+    @property
+    def self_id(self) -> str:
+        return str(self.room.selfId)
+
+    def relays_open(self) -> int:
+        """How many of the relays have an open connection now."""
+        return int(self.room.relaysOpen()) if self.room is not None else 0
+
+    async def wait_relays(self, seconds: float) -> bool:
+        """True as soon as a relay answers; False if none does within ``seconds`` (or
+        all of them refused: no network at all)."""
+        deadline = time.monotonic() + seconds
+        while not self.closed and self.relays_open() == 0:
+            if time.monotonic() >= deadline or bool(self.room.relaysDown()):
+                return False       # none answered in time, or every one refused at once
+            await asyncio.sleep(0.1)
+        return not self.closed
+
+    def _peer(self, channel: JsObject) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        if self.room is not None:
+            self.room.onpeer = None
+            self.room.close()
+        if self._proxy is not None:
+            self._proxy.destroy()
+            self._proxy = None
+
+
+class HostRoom(_Room):
+    """The host's room: a fresh table id and secret; every peer is handed over."""
+
+    def __init__(self, on_link: Callable[[rtc.RtcLink], None], relays: list[str],
+                 servers: list[ice.Server]) -> None:
+        super().__init__(relays, servers)
+        self.table = random.getrandbits(32)
+        self.secret = secrets.token_bytes(signal.SECRET_BYTES)
+        self.on_link = on_link
+
+    async def open(self) -> None:
+        stub = signal.Table(self.table, self.secret, "0" * signal.PEER_ID_LEN, 1, None, 0, "",
+                            tuple(self.relays), tuple(self.servers))
+        await self._open(*signal.room_of(stub))
+
+    def table_link(self, host: str, draw: int, minutes: int | None) -> signal.Table:
+        return signal.Table(self.table, self.secret, self.self_id, draw, minutes, minutes_now(),
+                            host, tuple(self.relays), tuple(self.servers))
+
+    def _peer(self, channel: JsObject) -> None:
+        if not self.closed:
+            self.on_link(rtc.RtcLink(channel))
+
+
+class FriendRoom(_Room):
+    """A friend's room: only the link to the host's page counts, and it comes back
+    by itself after a drop (:meth:`reconnect`)."""
+
+    def __init__(self, table: signal.Table, on_link: Callable[[rtc.RtcLink], None],
+                 servers: list[ice.Server]) -> None:
+        super().__init__(list(table.relays), servers)
+        self.table = table
+        self.on_link = on_link
+        self.link: rtc.RtcLink | None = None
+        self._task: asyncio.Future[None] | None = None
+
+    async def open(self) -> None:
+        await self._open(*signal.room_of(self.table))
+
+    def _peer(self, channel: JsObject) -> None:
+        if self.closed or str(channel.id) != self.table.host_peer:
+            return  # another friend's page: Trystero connects everyone, we talk to the host
+        self.link = rtc.RtcLink(channel)
+        self.on_link(self.link)
+
+    @property
+    def linked(self) -> bool:
+        return self.link is not None and self.link.connected
+
+    async def rejoin(self, fresh: bool = False) -> None:
+        """Join the room again now (Try again; each step of :meth:`reconnect`);
+        ``fresh``: over new connections to the relays too (after a drop: the old ones
+        may wait a minute for TCP's backed-off retransmission once the path is back)."""
+        if self.room is not None and not self.closed:
+            await self.room.rejoin(fresh)
+
+    def reconnect(self, until: Callable[[], bool], pauses: tuple[float, ...] = JOIN_AGAIN_S,
+                  drop: bool = True) -> None:
+        """Join again until a link to the host is open, or ``until()`` says to stop
+        (the page gave up, or left): a first join (not ``drop``) after each of
+        ``pauses``, the last one repeated; after a drop, :meth:`_comeback`. A new
+        call replaces the one under way."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        self._task = asyncio.ensure_future(self._comeback(until) if drop
+                                           else self._retry(until, pauses))
+
+    def _done(self, until: Callable[[], bool]) -> bool:
+        return self.closed or self.linked or until()
+
+    async def _wait(self, seconds: float, until: Callable[[], bool]) -> bool:
+        """Wait ``seconds``; True (at once) if there is nothing left to do."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            await asyncio.sleep(0.25)
+            if self._done(until):
+                return True
+        return self._done(until)
+
+    async def _retry(self, until: Callable[[], bool], pauses: tuple[float, ...]) -> None:
+        for i in range(10_000):
+            if await self._wait(pauses[min(i, len(pauses) - 1)], until):
+                return
+            if not self.room.connecting(self.table.host_peer):
+                await self.rejoin()   # never while a peer is on its way in (room.mjs)
+
+    async def _comeback(self, until: Callable[[], bool]) -> None:
+        """After a drop: out of the room while the path is gone (a join then cannot
+        connect, and one that offers then keeps the host's page deaf to this one for
+        23 s once the path is back, see ``Room.suspend``); the relays probed until
+        one answers, then the room joined at once over new connections to them (the
+        old ones may wait a minute more for TCP's backed-off retries); again after
+        :data:`SETTLE_S` while no link opens (never while one is on its way in)."""
+        await self.room.suspend()
+        while not self._done(until):
+            if not await self.room.probe() or self._done(until):
+                continue
+            if not self.room.connecting(self.table.host_peer):
+                await self.rejoin(fresh=True)
+            if await self._wait(SETTLE_S, until):
+                return
+
+    def close(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        super().close()
