@@ -55,7 +55,7 @@ solver prunes it).
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Iterator, Sequence, TypeAlias
+from typing import Any, Iterable, Sequence, TypeAlias
 
 from .cards import (
     SUIT,
@@ -283,10 +283,11 @@ class Position:
         ``bool`` or :meth:`LegalMoves.count` it."""
         return LegalMoves(self)
 
-    def generate_legal_moves(self) -> Iterator[Move]:
-        """The legal moves of the position as it is now, in a fixed order (safe
-        to :meth:`push` and :meth:`pop` while iterating them)."""
-        return iter(legal_moves_of(self))
+    def generate_legal_moves(self) -> list[Move]:
+        """The legal moves of the position as it is now, in a fixed order, as a
+        new list (safe to :meth:`push` and :meth:`pop` while iterating it; a
+        search takes it rather than the view, which costs an object more)."""
+        return legal_moves_of(self)
 
     def push(self, move: Move) -> None:
         """Apply ``move`` **without checking it**; :meth:`pop` takes it back."""
