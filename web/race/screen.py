@@ -280,8 +280,8 @@ class RaceScreen:
 
     def tick(self) -> None:
         v = self.v
-        if v is None or self.root.hidden:
-            return
+        if v is None or self.root.hidden or self.gone:
+            return                      # (the race has ended here: its clock stops)
         if not self.news.hidden and self.control.clock() > self.news_until:
             self.news.hidden = True
         if any(p["away"] is not None for p in v["players"]):
@@ -324,7 +324,7 @@ class RaceScreen:
         the note says it (``data-race-ended``), nothing can be played or sent."""
         self.gone = words
         self.note.setAttribute("data-race-ended", why)
-        self.conn.hidden = True             # the note says it all now
+        self.conn.hidden = self.news.hidden = True     # the note says it all now
         self.conn.removeAttribute("data-race-note")
         if self.v is not None:
             self.show_note(bool(self.table.hidden))
