@@ -111,6 +111,29 @@ def test_won_only_by_a_talon_card_with_a_run_put_on_it_at_once():
     check(p, "won", prune=ALL_PRUNING - {"talon"}, streamline=False)
 
 
+def test_won_only_by_emptying_a_column_for_a_king():
+    # "emptying" (issue 29): 4♥, 5♠ and 5♣ lie face down under K♣, which
+    # needs an empty column; no column empties onto a foundation, so the way
+    # out is a lone card moved onto a parent (5♥ onto a black 6, or 6♠ onto
+    # 7♥ once 6♥ has gone onto 7♠), then K♣ into that column: a pair
+    cols = [["5h"], ["6s"], ["5c", "5s", "4h", "Kc"],
+            ["Kh", "Qh", "Jh", "Th", "9h", "8h", "7h", "6h"],
+            ["Ks", "Js", "Ts", "9s", "8s", "7s"], ["Qc", "Jc", "Tc", "9c", "8c", "7c", "6c"],
+            ["Qs"]]
+    p = pos(cols, down=[0, 0, 3, 7, 5, 6, 0], foundations=(4, 3, 13, 4))
+    assert all(p.columns)
+    res = check(p, "won")
+    k = next(i for i, m in enumerate(res.moves) if m.startswith("Kc>"))
+    q = p.copy()
+    for m in res.moves[:k - 1]:
+        q.play(m)
+    before = [len(col) for col in q.columns]
+    q.play(res.moves[k - 1])            # the move just before empties K♣'s column
+    assert res.moves[k] in [f"Kc>{i + 1}" for i in range(7) if before[i] and not q.columns[i]]
+    check(p, "won", prune=ALL_PRUNING - {"emptying"}, streamline=False)
+    check(p, "won", streamline=False)
+
+
 def test_won_only_with_a_redeal_and_lost_with_no_redeal_left():
     # draw 1: the waste top 2♠ waits for the A♠ beneath it; the stock is empty
     # (no empty column, so no King can come back from a foundation either)

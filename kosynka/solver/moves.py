@@ -45,6 +45,7 @@ class _Moves:
         self._auto_talon = self._safe_on and draw == 1 and limit is None
         self._pair = "talon" in prune and draw == 1 and limit is None
         self._twins = "twins" in prune
+        self._emptying = "emptying" in prune and not stream
         self._reach_cache: dict[tuple[int, int, bool], dict[int, bool]] = {}
 
     def autos(self, state: State, m: Move | None = None) -> tuple[State, list[Move]]:
@@ -219,17 +220,7 @@ class _Moves:
                 if not self._pair:
                     out.append((sc, (1, t, i, red)))
                     continue
-                first = (1, t, i, False)
-                for y in _KIDS[c]:
-                    tl = self._tail(cols, found, y)
-                    if tl is not None:
-                        if tl[0] != i:
-                            out.append((tl[2], (3, first, (0, tl[0], tl[1], i))))
-                    elif y in talon:
-                        u = talon.index(y)
-                        out.append((sc, (3, first, (1, u - (u > t), i, False))))
-                    elif found[y & 3] == (y >> 2) + 1:
-                        out.append((1, (3, first, (2, y & 3, i))))
+                out += self._talon_pairs(cols, talon, found, t, i, sc)
                 continue
             if found[c & 3] == (c >> 2) + 1:
                 if not (self._stream or (self._safe_on and _safe_back(c, found))):
@@ -237,7 +228,78 @@ class _Moves:
                 continue
             tl = self._tail(cols, found, c)
             if tl is not None and tl[0] != i and not (self._stream and tl[2] == S[6]):
-                out.append((tl[2], (0, tl[0], tl[1], i)))
+                mv = (0, tl[0], tl[1], i)
+                if self._emptying and tl[1] == len(cols[tl[0]]):
+                    for km in self._kings_into(state, mv):
+                        out.append((tl[2], (3, mv, km)))
+                else:
+                    out.append((tl[2], mv))
+        return out
+
+    def _talon_pairs(self, cols: tuple[bytes, ...], talon: bytes, found: Foundations, t: int,
+                     d: int, sc: int) -> Scored:
+        """``"talon"``: the talon card ``t`` put on column ``d``, each time
+        with a child put on it at once (a column tail, a talon card or a
+        foundation top)."""
+        out: Scored = []
+        first = (1, t, d, False)
+        for y in _KIDS[talon[t]]:
+            tl = self._tail(cols, found, y)
+            if tl is not None:
+                if tl[0] != d:
+                    out.append((tl[2], (3, first, (0, tl[0], tl[1], d))))
+            elif y in talon:
+                u = talon.index(y)
+                out.append((sc, (3, first, (1, u - (u > t), d, False))))
+            elif found[y & 3] == (y >> 2) + 1:
+                out.append((1, (3, first, (2, y & 3, d))))
+        return out
+
+    def _kings_into(self, state: State, em: Move) -> list[Move]:
+        """``"emptying"``: after ``em`` = ``(0, e, n, d)``, which empties
+        column ``e`` of ``state`` onto column ``d``, the moves that put a
+        King into column ``e`` (the second move of the pair): a King heading
+        a run of another column (not from a column's bottom under
+        ``"symmetry"``), from its foundation (R8), or from the talon — with
+        the ``"talon"`` rule, with a child put on it at once. Read from
+        ``state`` itself (only column ``d`` changes, ``n`` cards longer),
+        but for a talon pair."""
+        _, e, n, d = em
+        cols, talon, p, found, r = state
+        out: list[Move] = []
+        for x in range(7):
+            col = cols[x]
+            j = len(col) - 1
+            while j >= 0:
+                card = col[j]
+                if card >= _FD:
+                    break
+                if card >= 48:
+                    if j or not self._sym:
+                        out.append((0, x, len(col) - j + (n if x == d else 0), e))
+                    break
+                if j == 0 or col[j - 1] not in _PAR[card]:
+                    break
+                j -= 1
+        for s in range(4):
+            if found[s] == 13 and not (self._safe_on and _safe_back(48 + s, found)):
+                out.append((2, s, e))
+        for c in (48, 49, 50, 51):
+            if c not in talon:
+                continue
+            t = talon.index(c)
+            red: bool | None
+            if self.draw == 1 and (self.limit is None or r < self.limit):
+                red = self.limit is not None and t < p - 1
+            else:
+                red = self._reach(talon, p, r).get(t)
+                if red is None:
+                    continue
+            if self._pair:
+                after = self.apply(state, em)[0]
+                out += [m for _, m in self._talon_pairs(after, talon, found, t, e, 0)]
+            else:
+                out.append((1, t, e, red))
         return out
 
     def _scored(self, state: State) -> Scored:
@@ -259,6 +321,7 @@ class _Moves:
         sym = self._sym
         stream = self._stream
         pair = self._pair
+        emptying = self._emptying
         tails: dict[int, tuple[int, int, int]] = {}    # head of a movable tail -> (column, length, score)
         for i in range(7):
             col = cols[i]
@@ -293,7 +356,13 @@ class _Moves:
                     for q in par:
                         d = get(q)
                         if d is not None:
-                            add((base, (0, i, n - j, d)))
+                            if j or not emptying:
+                                add((base, (0, i, n - j, d)))
+                                continue
+                            # "emptying": only with a King put into it at once
+                            em = (0, i, n, d)
+                            for km in self._kings_into(state, em):
+                                add((base, (3, em, km)))
                     if card >= 48 and empty >= 0:
                         if j:
                             add((base + 5, (0, i, n - j, empty)))

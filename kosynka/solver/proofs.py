@@ -45,6 +45,42 @@ the key (symmetry, pointer, redeals) have the same shortest lines. So
     move. On draw-1 deal 6 (lost) this cuts the states from 355,670 to 83,940.
 ``"twins"`` — twin cards (one rank, one colour) are interchangeable under a
     run: see :func:`_toggles` for the rule and its proof.
+``"emptying"`` — every variant, the sound search (issue 29, after the
+    reveal rule of lonelybot): a move that empties a column by putting its
+    whole content (a run on a bottom card C, not a King) onto a parent Q is
+    searched only as a pair, that move and at once a King put into the
+    emptied column (a King heading a run of a column — not from a column's
+    bottom under ``"symmetry"`` —, from its foundation, or from the talon,
+    with ``"talon"`` as a talon pair itself; internal move ``(3, first,
+    second)``). Proof: take a shortest winning line whose first move is
+    such a lone move, the run R (C and the cards on it) onto Q. Delay it:
+    leave R where it was and play the same moves, card for card (a move
+    onto the top of R goes onto R's top in its own column, a move of a run
+    that carried R moves it without R), until the first move that puts a
+    King into an empty column while the delayed line has none empty; play
+    R onto Q just before it. This is legal throughout: in the original line
+    nothing is put on Q while R covers it, nothing can take Q to its
+    foundation, and if Q's run moves R moves with it, so Q stays a top in
+    the delayed line; R keeps C at a column bottom, so every move of R's
+    cards but one of C itself stays legal, and a move of C (with what lies
+    on it) after R was moved onto Q would be played straight from R's
+    column, one move fewer, which a shortest line cannot allow; the delayed
+    line has R's column in use where the original has it empty, and only
+    Kings go to empty columns (R6), so the two lines differ only at such a
+    King move, and while the original has another empty column the
+    delayed one puts the King there (columns are interchangeable). If no
+    such King move comes, R's move is never needed and the line without it
+    is shorter: impossible. So R's move comes right before a King put into
+    its column — the pair. Each delay keeps the pairs made before (the
+    moves in between keep their kinds, as only C's move could turn into an
+    emptying one), and with ``"talon"`` a talon King's move stays in its
+    own pair (the delay inserts R's move before that pair, a triple), and
+    the talon delay keeps this rule's pairs (a run carrying T moves
+    without it, R's column still empties); so the count of lone pruned
+    moves drops at every step. With ``"twins"``, a pair that puts R on a
+    covered twin Q comes after the toggle that uncovers Q, as for a single
+    move (:meth:`kosynka.solver.moves._Moves._onto`). Draw-3 deal 54 (lost,
+    the sound search alone): 34,722 → 32,811 states.
 ``"stock"`` — wherever the key keeps the talon pointer (draw 3, or limited
     redeals): a state is skipped when a state met before has the same piles
     and a pointer and redeal count from which stock taps alone reach its
@@ -105,7 +141,7 @@ Toggle: TypeAlias = tuple[int, int, int, int]
 """A run move between twins: ``(column, length, to, twin)``."""
 
 ALL_PRUNING = frozenset({"safe", "symmetry", "pointer", "redeals", "talon", "twins", "stock",
-                         "deadend", "relax"})
+                         "deadend", "relax", "emptying"})
 
 _FDB = bytes(range(64, 128))
 _FD = 64                      # face-down flag added to a card in a column
