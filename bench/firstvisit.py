@@ -68,22 +68,27 @@ new MutationObserver(() => {
 
 
 # the figures of one visit; the profile: when the wasm and the standard library
-# were in (responseEnd), PyScript's progress (asked for / got the interpreter, done)
+# (Pyodide's or the app's, tools/stdlib.py) were asked for (requestStart) and in
+# (responseEnd), PyScript's progress (asked for / got the interpreter, done)
 RESULT = """() => {
   const t = window.kosynkaBootTiming || {}, p = window.__progress || {};
-  const end = (re) => {
+  const at = (re, key) => {
     const e = performance.getEntriesByType('resource').find((r) => re.test(r.name));
-    return e ? Math.round(e.responseEnd) : null;
+    return e ? Math.round(e[key]) : null;
   };
+  const end = (re) => at(re, 'responseEnd');
+  const WASM = /pyodide[.]asm[.]wasm$/, LIB = /(python_)?stdlib[.]zip$/;
   return {
     paint: (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime,
     ready: window.__readyAt, installed: window.__installedAt || null,
     source: t.source || null, miss: t.snapshot_miss || null,
-    wasm: end(/pyodide[.]asm[.]wasm$/), stdlib: end(/python_stdlib[.]zip$/),
+    wasm_asked: at(WASM, 'requestStart'), stdlib_asked: at(LIB, 'requestStart'),
+    wasm: end(WASM), stdlib: end(LIB),
     asked: p['Loading interpreter'], pyodide: p['Loaded interpreter'], pyscript: p['Loaded Pyodide'],
   };
 }"""
-PROFILE = ("wasm", "stdlib", "asked", "pyodide", "pyscript", "ready")
+PROFILE = ("wasm_asked", "stdlib_asked", "wasm", "stdlib", "asked", "pyodide", "pyscript",
+           "ready")
 
 
 def sh(*cmd: str) -> str:
@@ -260,13 +265,13 @@ def report(out: dict, rates: list[int], rtt: float, incognito: bool) -> None:
         for r in a:
             if r.get("miss"):
                 print(f"{'':>8} no snapshot: {r['miss']}")
-    print("\nprofile (ms from navigation start: the wasm, the standard library in; PyScript "
-          "asks for / gets the interpreter, is done; ready)")
-    print(f"{'link':>8} {'page':6}" + "".join(f"{k:>9}" for k in PROFILE))
+    print("\nprofile (ms from navigation start: the wasm, the standard library asked for, "
+          "in; PyScript asks for / gets the interpreter, is done; ready)")
+    print(f"{'link':>8} {'page':6}" + "".join(f"{k:>13}" for k in PROFILE))
     for rate in rates:
         for name in ("hello", "app"):
             rows = out[f"{rate}/{name}"]
-            print(f"{rate:>5}Mb/s {name:6}" + "".join(f"{med(rows, k) or '-':>9}" for k in PROFILE))
+            print(f"{rate:>5}Mb/s {name:6}" + "".join(f"{med(rows, k) or '-':>13}" for k in PROFILE))
     for rate in rates:
         row = out[f"{rate}/app"][0]
         print(f"\nbytes per file, app at {rate} Mbit/s (first run; kB sent by the server):")

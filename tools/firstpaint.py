@@ -17,7 +17,9 @@ scaled to it. Each reference is what the page lays out for that table box:
   it to the style sheet) and its cards' offsets inside it, bottom → top (all
   face down: the first paint knows no card).
 
-``v`` names the layout and the view that made the data (a hash of their
+``lang`` is the language rule's data and the page's labels in every language
+(``web.i18n.first_paint_words``): the first paint speaks the language the page
+will (issue 32). ``v`` names the layout and the view that made the data (a hash of their
 source): a paint the page saved under another ``v`` is not used (it could show
 an older layout, then jump).
 
@@ -31,31 +33,37 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sys
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-__all__ = ["REFERENCES", "SOURCES", "OUTPUT", "paint_data", "write"]
+__all__ = ["REFERENCES", "LAYOUT_SOURCES", "SOURCES", "WORD_KEYS", "OUTPUT", "paint_data", "write"]
 
 REFERENCES: tuple[tuple[int, int], ...] = (
     # the table box (px) of common viewports, as Chromium lays out index.html:
     # phones upright 360×640, 375×667, 390×844 (the panel in two rows under
     # 410 px, web/style.css), 412×915
-    (360, 496), (375, 523), (390, 700), (412, 818),
+    (360, 495), (375, 522), (390, 699), (412, 817),
     # phones on their side 640×360, 667×375, 844×390, 915×412
-    (640, 264), (667, 279), (844, 290), (915, 312),
+    (640, 262), (667, 277), (844, 293), (915, 315),
     # tablets 768×1024 upright, 1024×768 / desktops 1366×768, 1280×800, 1920×1080
-    # (the bar's two lines: the variant above the deal's number, issue 32)
-    (768, 924), (1000, 668), (1000, 700), (1000, 980),
+    # (the bar's first stat is two lines: the variant above the deal's number, issue 32)
+    (768, 927), (1000, 671), (1000, 703), (1000, 983),
     # short desktop windows (1280×600) and the shapes between
-    (1000, 500), (1000, 420), (1000, 560), (600, 900), (480, 800),
+    (1000, 503), (1000, 420), (1000, 560), (600, 900), (480, 800),
 )
 """Reference table boxes. Exact at these sizes; at others the one nearest in
 shape is scaled (the figures are in docs/startup.md)."""
 
-SOURCES = ("web/layout.py", "web/view.py")
-"""What the data is made from, with this file: its version ``v`` is their hash."""
+LAYOUT_SOURCES = ("web/layout.py", "web/view.py")
+"""What the layout data is made from, with this file: its version ``v`` is their hash."""
+SOURCES = LAYOUT_SOURCES + ("index.html", "web/i18n/__init__.py", "web/i18n/uk.py",
+                            "web/i18n/ru.py", "web/i18n/en.py")
+"""Every file the data is made from (``tools/serve.py`` rebuilds it when one changes)."""
+WORD_KEYS = ("title", "table_label")
+"""Strings the first paint shows besides the page's ``data-t`` labels (the app sets them)."""
 
 OUTPUT = "web/vendor/first-paint.js"
 
@@ -87,9 +95,10 @@ def _reference(w: int, h: int, left: bool, aspect: tuple[float, float | None]) -
 def paint_data(root: Path) -> dict[str, Any]:
     """The first paint's data for the checkout at ``root`` (see the module docstring)."""
     from web import layout
+    from web.i18n import first_paint_words
 
     digest = hashlib.sha256(Path(__file__).read_bytes())
-    for rel in SOURCES:
+    for rel in LAYOUT_SOURCES:
         digest.update(rel.encode() + b"\0" + (root / rel).read_bytes() + b"\0")
     wide = layout.N["wide_ratio"]
     backs = []
@@ -97,7 +106,9 @@ def paint_data(root: Path) -> dict[str, Any]:
         for w, h in REFERENCES:
             side = layout.geometry(w, h, left).side
             backs.append(_reference(w, h, left, (wide, None) if side else (0, wide)))
-    return {"v": digest.hexdigest()[:12], "backs": backs}
+    keys = sorted(set(re.findall(r'data-t="([a-z_0-9]+)"', (root / "index.html").read_text("utf-8"))))
+    return {"v": digest.hexdigest()[:12], "backs": backs,
+            "lang": first_paint_words(keys + list(WORD_KEYS))}
 
 
 def write(root: Path) -> Path:

@@ -7,6 +7,7 @@ imports) and by ``tests/test_imports.py`` (no import cycle in the engine).
 from __future__ import annotations
 
 import ast
+from collections.abc import Container, Iterable, Iterator
 from pathlib import Path
 
 __all__ = ["module_name", "imports", "ours"]
@@ -20,7 +21,7 @@ def module_name(rel: str) -> str:
     return ".".join(parts)
 
 
-def _module_level(tree: ast.AST):
+def _module_level(tree: ast.AST) -> Iterator[ast.AST]:
     """The nodes run at import time: everything but function bodies."""
     todo = [tree]
     while todo:
@@ -52,7 +53,7 @@ def imports(path: Path, name: str, *, lazy: bool = True) -> set[str]:
     return found
 
 
-def ours(names, known) -> set[str]:
+def ours(names: Iterable[str], known: Container[str]) -> set[str]:
     """Each name mapped onto the deepest module of ``known`` it lies in
     (``kosynka.solver.solve`` → ``kosynka.solver``); names of no known module
     are dropped."""

@@ -55,9 +55,11 @@ paint's data is made by running the page's layout in another process).
 
 from __future__ import annotations
 
+import argparse
 import fcntl
 import functools
 import hashlib
+import http.server
 import json
 import os
 import re
@@ -65,8 +67,9 @@ import shutil
 import sys
 import threading
 import zipfile
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Callable
+from typing import IO, Any, Callable, NoReturn
 
 from . import firstpaint
 from .pyimports import imports, module_name, ours
@@ -121,7 +124,8 @@ def _installed_version(root: Path, name: str) -> str | None:
         meta = json.loads((root / "node_modules" / name / "package.json").read_text("utf-8"))
     except (OSError, ValueError):
         return None
-    return meta.get("version")
+    version = meta.get("version") if isinstance(meta, dict) else None
+    return version if isinstance(version, str) else None
 
 
 def _npm_ci(root: Path) -> None:
@@ -162,11 +166,11 @@ _MJS_IMPORT = re.compile(r"^[ \t]*(?:from|import)[ \t]+((?:kosynka|web)(?:\.\w+)
 
 
 @functools.lru_cache(maxsize=512)
-def _imports_cached(path: Path, name: str, lazy: bool, stamp: tuple) -> frozenset:
+def _imports_cached(path: Path, name: str, lazy: bool, stamp: tuple[int, int]) -> frozenset[str]:
     return frozenset(imports(path, name, lazy=lazy))
 
 
-def _imports(path: Path, name: str, lazy: bool = True) -> frozenset:
+def _imports(path: Path, name: str, lazy: bool = True) -> frozenset[str]:
     """:func:`tools.pyimports.imports`, parsed once per version of the file (the
     server asks on every request for a build file)."""
     st = path.stat()
@@ -258,7 +262,7 @@ def _snapshot_modules(sources: list[tuple[str, Path]]) -> list[str]:
     or through another module of ours, and not an entry module that starts
     something when imported (named ``main``, e.g. ``web.main``). Imports inside
     functions do not count."""
-    deps: dict[str, set[str]] = {}
+    deps: dict[str, frozenset[str]] = {}
     bad: set[str] = set()
     for arc, path in sources:
         name = module_name(arc)
@@ -339,7 +343,7 @@ def _precache(shell: list[str]) -> list[str]:
     return sorted(set(shell) | {"web/vendor/app.zip", "web/vendor/build.mjs"})
 
 
-def _newest_mtime(paths) -> float:
+def _newest_mtime(paths: Iterable[Path]) -> float:
     newest = 0.0
     for p in paths:
         try:
@@ -371,7 +375,7 @@ def _ensure_first_paint(root: Path) -> None:
         print(f"kosynka: the first paint's data was not made: {last}", file=sys.stderr)
 
 
-def ensure_bundle(root: Path | str | None = None, *, force: bool = False) -> dict:
+def ensure_bundle(root: Path | str | None = None, *, force: bool = False) -> dict[str, Any]:
     """Build ``web/vendor/app.zip`` and the build manifests if any source changed.
 
     Returns the build record (see the module docstring). Thread-safe: the
@@ -380,7 +384,7 @@ def ensure_bundle(root: Path | str | None = None, *, force: bool = False) -> dic
         return _ensure_bundle(Path(root or ROOT).resolve(), force)
 
 
-def _ensure_bundle(root: Path, force: bool) -> dict:
+def _ensure_bundle(root: Path, force: bool) -> dict[str, Any]:
     vendor = root / "web" / "vendor"
     vendor.mkdir(parents=True, exist_ok=True)
     build_json = vendor / "build.json"
@@ -391,7 +395,7 @@ def _ensure_bundle(root: Path, force: bool) -> dict:
     inputs = [p for _, p in sources] + [root / f for f in shell] + [root / "web", root / "kosynka"]
     if not force and build_json.is_file():
         try:
-            record = json.loads(build_json.read_text("utf-8"))
+            record: dict[str, Any] = json.loads(build_json.read_text("utf-8"))
             built = build_json.stat().st_mtime
             if (
                 _newest_mtime(inputs) <= built
@@ -468,7 +472,7 @@ def _drop_others(folder: Path, wanted: set[str]) -> None:
             old.unlink()
 
 
-def ensure_vendor(root: Path | str | None = None) -> dict:
+def ensure_vendor(root: Path | str | None = None) -> dict[str, Any]:
     """Install (npm ci) and copy the pinned runtime into ``web/vendor/`` when missing
     or stale, build the app bundle, and return the build record.
 
@@ -484,7 +488,7 @@ def ensure_vendor(root: Path | str | None = None) -> dict:
         return _ensure_vendor(root, vendor)
 
 
-def _ensure_vendor(root: Path, vendor: Path) -> dict:
+def _ensure_vendor(root: Path, vendor: Path) -> dict[str, Any]:
     want = _lock_versions(root)
     if any(_installed_version(root, name) != ver for name, ver in want.items()):
         _npm_ci(root)
@@ -528,7 +532,7 @@ def _brotli() -> Callable[[bytes], bytes] | None:
     """``brotli.compress`` at its best quality (PyPI ``brotli``, pinned in
     requirements-dev.txt), or None when it is not installed."""
     try:
-        import brotli  # type: ignore[import-not-found,unused-ignore]
+        import brotli  # type: ignore[import-untyped,import-not-found,unused-ignore]
     except ImportError:
         return None
     return functools.partial(brotli.compress, quality=11)
@@ -590,28 +594,28 @@ def _accepts(header: str, coding: str) -> bool:
 class _Counted:
     """A response stream that counts the bytes written through it."""
 
-    def __init__(self, raw) -> None:
+    def __init__(self, raw: IO[bytes]) -> None:
         self.raw, self.n = raw, 0
 
-    def write(self, data) -> int:
+    def write(self, data: bytes) -> int:
         self.n += len(data)
         return self.raw.write(data)
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self.raw, name)
 
 
 def make_server(root: Path | str | None = None, port: int = 8000, host: str = "127.0.0.1",
-                *, quiet: bool = True, rebuild: bool = True, prefix: str = "/", sent=None):
+                *, quiet: bool = True, rebuild: bool = True, prefix: str = "/",
+                sent: Callable[[str, int], object] | None = None,
+                ) -> http.server.ThreadingHTTPServer:
     """A ``ThreadingHTTPServer`` serving ``root`` (not started). Port 0 picks a free
     port (``server.server_address[1]``). With ``rebuild`` the app bundle is rebuilt
     when a source changed before ``web/vendor/`` build files are served. ``prefix``
     serves the app under a sub-path (``"/kosynka/"``); other paths answer 404.
     ``sent(path, nbytes)``, if given, is called after each GET answer with the bytes
     it wrote, headers included (tests and bench/firstvisit.py count what moved)."""
-    import http.server
-
-    root = Path(root or ROOT).resolve()
+    base = Path(root or ROOT).resolve()
     prefix = "/" + prefix.strip("/") + "/" if prefix.strip("/") else "/"
 
     class Handler(http.server.SimpleHTTPRequestHandler):
@@ -628,15 +632,15 @@ def make_server(root: Path | str | None = None, port: int = 8000, host: str = "1
         # the file whose precompressed sibling this answer sends: (path, suffix, coding)
         packed: tuple[str, str, str] | None = None
 
-        def translate_path(self, path):
+        def translate_path(self, path: str) -> str:
             if prefix != "/":
                 if not path.startswith(prefix):
-                    return str(root / ".no-such-file")
+                    return str(base / ".no-such-file")
                 path = "/" + path[len(prefix):]
             real = super().translate_path(path)
             return real + self.packed[1] if self.packed and real == self.packed[0] else real
 
-        def send_head(self):
+        def send_head(self) -> Any:
             # like nginx's brotli_static and gzip_static: a precompressed sibling
             # (ensure_compressed) goes to a browser that accepts its encoding,
             # brotli first, with Content-Encoding
@@ -654,30 +658,32 @@ def make_server(root: Path | str | None = None, port: int = 8000, host: str = "1
                     pass
             return super().send_head()
 
-        def guess_type(self, path):
+        def guess_type(self, path: str | os.PathLike[str]) -> str:
+            path = os.fspath(path)
             if self.packed and path.endswith(self.packed[1]):
                 path = path[: -len(self.packed[1])]
             return super().guess_type(path)
 
-        def do_GET(self):  # noqa: N802
+        def do_GET(self) -> None:  # noqa: N802
             if rebuild and self.path.split("?")[0].rsplit("/", 1)[-1] in (
                 "app.zip", "build.mjs", "sw-manifest.js", "build.json",
             ):
                 try:
-                    ensure_bundle(root)
+                    ensure_bundle(base)
                 except Exception as exc:  # keep serving what exists
                     self.log_error("bundle rebuild failed: %s", exc)
             if sent is None:
                 super().do_GET()
                 return
-            out = self.wfile = _Counted(self.wfile)
+            out = _Counted(self.wfile)  # type: ignore[arg-type]
+            self.wfile = out  # type: ignore[assignment]
             try:
                 super().do_GET()
             finally:
-                self.wfile = out.raw
+                self.wfile = out.raw  # type: ignore[assignment]
                 sent(self.path.split("?")[0], out.n)
 
-        def end_headers(self):
+        def end_headers(self) -> None:
             # Let the browser revalidate; the service worker does the caching.
             self.send_header("Cache-Control", "no-cache")
             if self.packed:
@@ -686,7 +692,7 @@ def make_server(root: Path | str | None = None, port: int = 8000, host: str = "1
                 self.send_header("Vary", "Accept-Encoding")
             super().end_headers()
 
-        def log_message(self, fmt, *args):
+        def log_message(self, fmt: str, *args: Any) -> None:
             if not quiet:
                 super().log_message(fmt, *args)
 
@@ -694,20 +700,18 @@ def make_server(root: Path | str | None = None, port: int = 8000, host: str = "1
         allow_reuse_address = True
         daemon_threads = True
 
-        def handle_error(self, request, client_address):
+        def handle_error(self, request: Any, client_address: Any) -> None:
             # a browser that closes a connection mid-transfer is not an error
             if isinstance(sys.exc_info()[1], ConnectionError):
                 return
             super().handle_error(request, client_address)
 
-    return Server((host, port), functools.partial(Handler, directory=str(root)))
+    return Server((host, port), functools.partial(Handler, directory=str(base)))
 
 
-def _parse(argv: list[str]):
-    import argparse
-
+def _parse(argv: list[str]) -> argparse.Namespace:
     class Parser(argparse.ArgumentParser):
-        def error(self, message):
+        def error(self, message: str) -> NoReturn:
             raise SystemExit(f"kosynka serve: {message}")
 
     p = Parser(prog="kosynka serve", description="Serve the Kosynka web app locally.")
@@ -744,7 +748,7 @@ def main(argv: list[str] | None = None) -> int:
         server.server_close()
         print(f"kosynka serve: cannot vendor the runtime: {exc}", file=sys.stderr)
         return 2
-    host, port = server.server_address[:2]
+    host, port = str(server.server_address[0]), server.server_address[1]
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
     print(f"Kosynka: http://{shown}:{port}/", flush=True)
     try:

@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 __all__ = ["ensure_snapshot", "snapshot_path"]
 
@@ -22,7 +23,7 @@ MAKER = ("tools/make-snapshot.mjs", "web/boot/snapshot-prepare.mjs")
 TIMEOUT_S = 300  # about 3 s on a quiet 2-core machine
 
 
-def snapshot_path(root: Path, record: dict) -> Path:
+def snapshot_path(root: Path, record: dict[str, Any]) -> Path:
     """Where the page looks for it (web/boot/pyodide.mjs): named by the service
     worker's content version, so every deploy has its own URL."""
     return root / "web" / "vendor" / f"snapshot-{record['version']}.bin.gz"
@@ -36,7 +37,7 @@ def _fresh(out: Path, root: Path) -> bool:
         return False
 
 
-def ensure_snapshot(root: Path | str, record: dict) -> dict | None:
+def ensure_snapshot(root: Path | str, record: dict[str, Any]) -> dict[str, Any] | None:
     """Make the snapshot if missing or stale. Returns ``{"file", "raw", "gzip",
     "ms", ...}`` (``ms`` 0 when it was up to date) or ``None`` when there is none."""
     root = Path(root).resolve()
@@ -56,7 +57,7 @@ def ensure_snapshot(root: Path | str, record: dict) -> dict | None:
     if proc.returncode != 0:
         return _skip((proc.stderr.strip().splitlines() or ["failed"])[-1])
     try:
-        info = json.loads(proc.stdout.strip().splitlines()[-1])
+        info: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
     except (IndexError, ValueError):
         return _skip("unexpected output")
     if info.get("failed"):
@@ -64,7 +65,8 @@ def ensure_snapshot(root: Path | str, record: dict) -> dict | None:
     return info
 
 
-def _skip(why: str) -> None:
+def _skip(why: str) -> dict[str, Any] | None:
+    """Say in one line why there is no snapshot; ``None`` (for ``return _skip(…)``)."""
     print(f"kosynka: no shipped memory snapshot ({why}); a first visit boots without it",
           file=sys.stderr)
     return None

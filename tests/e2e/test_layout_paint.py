@@ -138,3 +138,21 @@ def test_a_saved_paint_is_used_if_its_layout_is_this_one_and_scaled_to_a_new_siz
     assert cards[0][2] == "Kh"     # the same card
     assert small["cw"] == f"{40 * s}px"
     assert 0 <= x and x + 40 * s <= small["w"]
+
+
+@pytest.mark.parametrize("locale, saved, want", [
+    ("en-US", None, "en"), ("ru-RU", None, "ru"), ("de-DE", None, "uk"), ("be-BY", None, "ru"),
+    ("en-US", "ru", "ru"), ("uk-UA", "en", "en")])
+def test_the_first_paint_speaks_the_language_the_page_will_L1_issue32(browser, server, locale, saved, want):
+    """An English browser read "Час / Ходи / Нова" until Python was up; the first
+    paint picks by web/i18n's rule (pick_language) on the build's copy of its data."""
+    from web.i18n import pick_language, t
+    assert pick_language([locale], saved) == want
+    script = ("" if saved is None else
+              "localStorage.setItem('kosynka.settings', JSON.stringify({v: 1, lang: '%s'}))" % saved)
+    ctx, page = _open(browser, server, {**PHONE, "locale": locale}, script=script)
+    got = page.evaluate("""() => [document.documentElement.lang, document.title,
+        Object.fromEntries([...document.querySelectorAll('[data-t]')].map(e => [e.dataset.t, e.textContent]))]""")
+    ctx.close()
+    assert got[0] == want and got[1] == t(want, "title")
+    assert got[2] == {k: t(want, k) for k in got[2]} and "new" in got[2] and "time" in got[2]

@@ -50,10 +50,24 @@ def test_ready_and_every_module_imports_in_pyodide(page, base_url):
     failed = json.loads(run_py(page, IMPORT_ALL % json.dumps(mods)))
     assert failed == {}, f"modules that do not import in the browser: {failed}"
     assert run_py(page, "import sys; sys.version_info[:2] >= (3, 14)")
-    # the runtime really came from our folder (O3)
+    # the runtime really came from our folder (O3), with the app's standard library
+    # (issue 31 item 1: tools/stdlib.py), not Pyodide's whole one
     urls = page.context.requests
     assert any(u.endswith("/web/vendor/pyodide/pyodide.asm.wasm") for u in urls), urls
     assert any(u.endswith("/web/vendor/pyscript/core.js") for u in urls), urls
+    assert any(u.endswith("/web/vendor/stdlib.zip") for u in urls), urls
+    assert not any(u.endswith("/python_stdlib.zip") for u in urls), urls
+    # issue 31 item 5: the wasm and the library leave with the page's first requests,
+    # not behind its scripts, and once (Pyodide takes the preloaded answers)
+    starts = page.evaluate("""() => performance.getEntriesByType('resource')
+        .map((e) => [new URL(e.name).pathname, e.startTime])""")
+    first = {}
+    for path, start in starts:
+        first.setdefault(path, []).append(start)
+    wasm, lib = first["/web/vendor/pyodide/pyodide.asm.wasm"], first["/web/vendor/stdlib.zip"]
+    assert len(wasm) == len(lib) == 1, (wasm, lib)
+    assert max(wasm[0], lib[0]) <= min(first["/web/boot/pyodide.mjs"][0],
+                                       first["/web/vendor/pyscript/core.js"][0]), starts
 
 
 def test_second_launch_boots_from_memory_snapshot(new_context, base_url):

@@ -54,7 +54,7 @@ def test_two_first_visits_get_different_deals(shipped, new_context, base_url):
         page = new_context("phone", boot={"sw": False}).new_page()
         page.goto(base_url)
         wait_ready(page)
-        assert page.evaluate(f"{TIMING}.source") == "shipped"
+        assert page.evaluate(f"{TIMING}.source") == "shipped", page.evaluate(TIMING)
         seen.append((page.evaluate("document.body.dataset.deal"),
                      page.evaluate("kosynkaPyodide.runPython('import random; random.random()')")))
         page.close()
@@ -87,3 +87,22 @@ def test_no_usable_shipped_snapshot_boots_normally_and_makes_one(broken, shipped
     page.goto(base_url)
     wait_ready(page)
     assert page.evaluate(f"{TIMING}.source") == "stored"
+
+
+def test_a_snapshot_worker_that_does_not_load_says_which_file(new_context, base_url):
+    """Issue 31 item 6: Firefox logged "snapshot worker failed undefined" (a module
+    worker that does not load fires an error event with no message). The page names
+    what failed: the first module of the worker's graph that does not load."""
+    ctx = new_context("phone", boot={"sw": False, "shipped": False})
+    ctx.route("**/web/boot/snapshot-worker.mjs", lambda route: route.fulfill(status=404, body="no"))
+    page = ctx.new_page()
+    said = []
+    page.on("console", lambda msg: said.append(msg.text))
+    page.goto(base_url)
+    wait_ready(page)
+    page.wait_for_function(f"{HTML}.snapshot === 'failed' && !!{TIMING}.snapshot", timeout=90_000)
+    error = page.evaluate(f"{TIMING}.snapshot.error")
+    assert "did not load" in error and "/web/boot/snapshot-worker.mjs: HTTP 404" in error, error
+    assert any(t.startswith("kosynka: snapshot worker failed: ") and "undefined" not in t
+               for t in said), said
+    page.close()

@@ -251,9 +251,34 @@
     return true;
   }
 
-  // the interface language as last shown (data-t labels, html lang)
+  // the interface language (issue 32): web/i18n's rule on its own data, shipped by
+  // the build (DATA.lang) — the saved choice, else the first of the browser's
+  // languages it knows, else the default — so the first paint speaks the language
+  // Python will; without the data, the labels as last shown
+  function speak() {
+    var L = DATA && DATA.lang;
+    if (!L) return false;
+    var pick = L.langs.indexOf(look.lang) >= 0 ? look.lang : null;
+    var prefs = navigator.languages || [navigator.language || ""];
+    for (var i = 0; !pick && i < prefs.length; i++) {
+      var primary = String(prefs[i]).split("-")[0].split("_")[0].toLowerCase();
+      if (L.langs.indexOf(primary) >= 0) pick = primary;
+      else if (Object.prototype.hasOwnProperty.call(L.aliases, primary)) pick = L.aliases[primary];
+    }
+    var words = L.words[pick || L["default"]];
+    html.lang = pick || L["default"];
+    document.title = words.title;
+    var table = document.getElementById("table");
+    if (table) table.setAttribute("aria-label", words.table_label);
+    var els = document.querySelectorAll("[data-t]");
+    for (var j = 0; j < els.length; j++) {
+      var text = words[els[j].dataset.t];
+      if (typeof text === "string") els[j].textContent = text;
+    }
+    return true;
+  }
   function labels(cache) {
-    if (!cache || !cache.labels) return;
+    if (speak() || !cache || !cache.labels) return;
     if (typeof cache.lang === "string") html.lang = cache.lang;
     var els = document.querySelectorAll("[data-t]");
     for (var i = 0; i < els.length; i++) {
@@ -265,6 +290,11 @@
   function paint() {
     var table = document.getElementById("table");
     if (!table || ready()) return;
+    try {
+      speak(); // the words first: the table's box is measured with them in place
+    } catch (e) {
+      /* keep the page's own labels */
+    }
     var how = "";
     try {
       how = paintSaved(table, read(PAINT), read(GAME));

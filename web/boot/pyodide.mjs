@@ -76,14 +76,54 @@ function findInWorker(options) {
 // only if it pays: due within SHIPPED_BUDGET_MS of its start. On loopback it is
 // in within ~0.5 s (gunzip included) and saves 1.5-2 s of booting; through a
 // 20 Mbit/s link its 7.9 MB take 3+ s beside the runtime's own files, later than
-// a normal boot (bench/firstvisit.py, issue 23 item 3): dropped 0.4 s after its
-// answer starts, and the page makes its own snapshot once ready (no bytes moved).
+// a normal boot (bench/firstvisit.py, issue 23 item 3), and the page makes its
+// own snapshot once ready (no bytes moved).
+// Issue 31 item 3: on a first visit it is not even asked for when the standard
+// library (preloaded by the head, 1.61 MB: a fifth of the snapshot) took longer
+// than SLOW_LIB_MS: the link is then slower than ~15 Mbit/s (shared with the
+// wasm), where the snapshot cannot pay, and a dropped download still moved
+// 0.9-2 MB (what the server had pushed into the link's buffers before the
+// probe, fetchShippedSnapshot, dropped it). Not less: on a loaded machine a
+// loopback download takes a few hundred ms too.
 const SHIPPED_BUDGET_MS = 1500;
+const SLOW_LIB_MS = 900;
 const first = !navigator.serviceWorker?.controller;
+
+// -> null when the link looks fast enough for the shipped snapshot, else why not
+function slowLink() {
+  return new Promise((resolve) => {
+    const judge = (e) => {
+      const ms = e.responseEnd - e.requestStart;
+      resolve(e.transferSize && ms > SLOW_LIB_MS
+        ? `slow link: the standard library took ${Math.round(ms)} ms` : null);
+    };
+    const done = performance.getEntriesByName(stdLibURL)[0];
+    if (done) return judge(done);
+    const obs = new PerformanceObserver((list) => {
+      const e = list.getEntriesByName(stdLibURL)[0];
+      if (e) {
+        obs.disconnect();
+        judge(e);
+      }
+    });
+    obs.observe({ type: "resource" });
+    // no entry (the library not preloaded): let the download's own probe judge
+    setTimeout(() => {
+      obs.disconnect();
+      resolve(null);
+    }, SHIPPED_BUDGET_MS);
+  });
+}
+
 const pending = useSnapshot
-  ? findInWorker({
-    stored: keep, shipped: cfg.shipped !== false, early: first,
-    budget: first ? SHIPPED_BUDGET_MS : undefined,
+  ? (first && cfg.shipped !== false ? slowLink() : Promise.resolve(null)).then((slow) => {
+    if (slow) miss.shipped = slow;
+    // the budget on later visits too: one that finds no stored snapshot (the page
+    // closed before its own was made) downloaded all 8 MB of the shipped one
+    return findInWorker({
+      stored: keep, shipped: cfg.shipped !== false && !slow, early: first,
+      budget: SHIPPED_BUDGET_MS,
+    });
   }).then((snap) => {
     mark("snapshot_ready");
     return snap;
@@ -91,16 +131,20 @@ const pending = useSnapshot
   : Promise.resolve(null);
 mark("module_loaded");
 
-// The runtime's big files, fetched once the table is painted, not when PyScript
-// asks for Pyodide (~1 s later at 4x throttle). Preloads in the page's head
-// would delay the first paint (measured ~+0.2 s at 4x throttle).
+// The runtime's wasm and standard library are preloaded by index.html's head
+// (issue 31 item 5: they leave in the first round trip after the HTML, and need
+// no work on the page's thread). Its script and lockfile are fetched once the
+// table is painted, not when PyScript asks for Pyodide (~1 s later at 4x
+// throttle): a modulepreload in the head would parse 1.25 MB of script before
+// the first paint (measured ~+0.2 s at 4x throttle).
 function preloadRuntime() {
-  const files = [["pyodide.asm.mjs", "modulepreload"], ["pyodide.asm.wasm"],
-    [stdLibURL], ["pyodide-lock.json"]];
-  for (const [name, rel = "preload"] of files) {
+  const files = [[indexURL + "pyodide.asm.mjs", "modulepreload"], [indexURL + "pyodide-lock.json"]];
+  // the full library, when the build names no trimmed one (the head preloads that)
+  if (!stdLibURL.endsWith("/vendor/stdlib.zip")) files.push([stdLibURL]);
+  for (const [href, rel = "preload"] of files) {
     const link = document.createElement("link");
     link.rel = rel;
-    link.href = new URL(name, indexURL).href;
+    link.href = href;
     if (rel === "preload") {
       link.as = "fetch";
       link.crossOrigin = "anonymous";
@@ -147,9 +191,10 @@ export async function loadPyodide(options = {}) {
 // snapshot, handed over without a copy) or, when null, make one.
 function keepSnapshot(bytes) {
   html.dataset.snapshot = bytes ? "storing" : "making";
+  const url = new URL("./snapshot-worker.mjs", import.meta.url);
   let worker;
   try {
-    worker = new Worker(new URL("./snapshot-worker.mjs", import.meta.url), { type: "module" });
+    worker = new Worker(url, { type: "module" });
   } catch (e) {
     html.dataset.snapshot = "failed";
     return;
@@ -165,9 +210,43 @@ function keepSnapshot(bytes) {
   worker.onerror = (e) => {
     worker.terminate();
     html.dataset.snapshot = "failed";
-    console.warn("kosynka: snapshot worker failed", e.message);
+    workerFailure(e, url).then((error) => {
+      timing.snapshot = { ok: false, error };
+      console.warn(`kosynka: snapshot worker failed: ${error}`);
+    });
   };
   const compress = !!cfg.compress;
   if (bytes) worker.postMessage({ bytes, compress }, [bytes.buffer]);
   else worker.postMessage({ compress });
+}
+
+// What an "error" event of a module worker at `url` means, in words (issue 31
+// item 6: Firefox logged "snapshot worker failed undefined"). An ErrorEvent names
+// an error thrown in the worker and where; a bare Event (Firefox, for a module
+// that did not load) names nothing, so the module and its static imports are
+// fetched again and the first that does not answer 200 with a script is named.
+export async function workerFailure(e, url) {
+  if (e && e.message) return `${e.message} (${e.filename || url}:${e.lineno || 0})`;
+  const seen = new Set();
+  const check = async (href) => {
+    if (seen.has(href)) return null;
+    seen.add(href);
+    let text;
+    try {
+      const r = await fetch(href, { cache: "no-store" });
+      const type = r.headers.get("Content-Type") || "";
+      if (!r.ok || !/javascript/.test(type)) return `${href}: HTTP ${r.status} ${type}`;
+      text = await r.text();
+    } catch (err) {
+      return `${href}: ${err && err.message || err}`;
+    }
+    for (const [, spec] of text.matchAll(/^\s*(?:import|export)\s[^;]*?\bfrom\s*["']([^"']+)["']/gm)) {
+      const bad = await check(new URL(spec, href).href);
+      if (bad) return bad;
+    }
+    return null;
+  };
+  const bad = await check(new URL(url).href);
+  return `${e && e.type || "error"} without a message (${e && e.constructor && e.constructor.name}): ` +
+    (bad ? `did not load: ${bad}` : `its modules load now: ${url}`);
 }

@@ -2,8 +2,11 @@
 
 Decisions:
 - The language is picked from the browser's preferred languages (the first of
-  ``navigator.languages`` whose primary tag is uk, ru or en); Ukrainian is the
-  fallback for every other language. The player can switch it in Settings and the
+  ``navigator.languages`` whose primary tag is uk, ru or en, or one of
+  :data:`ALIASES`); Ukrainian is the fallback for every other language. The first
+  paint (``web/boot/paint.js``, before Python) picks it by the same rule from the
+  same data — :func:`first_paint_words`, shipped by ``tools/firstpaint.py`` — so
+  the page never paints in one language and switches to another (issue 32). The player can switch it in Settings and the
   choice is remembered on this device (P2).
 - Terms follow the rules text: "база" (foundation), "колода" (stock), "скид" (waste).
 """
@@ -14,6 +17,7 @@ from web.i18n import en, ru, uk
 
 LANGS = ("uk", "ru", "en")
 DEFAULT = "uk"
+ALIASES = {"be": "ru"}  # Belarusian readers: Russian is the closer of the three
 
 STRINGS: dict[str, dict[str, str]] = {"uk": uk.WORDS, "ru": ru.WORDS, "en": en.WORDS}
 
@@ -34,8 +38,8 @@ def pick_language(preferred: list[str] | tuple[str, ...] | None, saved: str | No
         primary = str(tag).split("-")[0].split("_")[0].lower()
         if primary in LANGS:
             return primary
-        if primary == "be":  # Belarusian readers: Russian is the closer of the three
-            return "ru"
+        if primary in ALIASES:
+            return ALIASES[primary]
     return DEFAULT
 
 
@@ -88,3 +92,11 @@ def variant_short(lang: str, draw: int, redeals: int | None) -> str:
     if (draw, redeals) == (3, 2):
         return t(lang, "vs_turn3")
     return t(lang, "vs_limited").format(draw=draw, redeals=plural(lang, "redeals_n", redeals))
+
+
+def first_paint_words(keys: list[str]) -> dict[str, object]:
+    """What the first paint needs to speak the page's language before Python: the
+    rule's data (:func:`pick_language`: ``langs``, ``default``, ``aliases``) and
+    the strings ``keys`` (the page's ``data-t`` labels) in every language."""
+    return {"langs": list(LANGS), "default": DEFAULT, "aliases": ALIASES,
+            "words": {lang: {k: t(lang, k) for k in keys} for lang in LANGS}}
