@@ -125,7 +125,9 @@ def load(ctx, url, throttle: float):
     if throttle > 1:
         cdp = ctx.new_cdp_session(page)
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
-    page.goto(url)
+    # not the load event: it waits for the runtime's preloads too (the head's,
+    # issue 31), which a loaded machine takes past goto's 30 s
+    page.goto(url, wait_until="commit")
     page.wait_for_function("() => !!window.__readyAt", timeout=180_000, polling=50)
     page.wait_for_function(f"() => performance.now() > window.__readyAt + {SETTLE_MS}",
                            timeout=180_000, polling=100)

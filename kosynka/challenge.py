@@ -83,17 +83,25 @@ import base64
 import re
 import zlib
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, Sequence
 
+from .challenge_bytes import (
+    Bits,
+    ChallengeError,
+    Reader,
+    b64,
+    rules_byte,
+    rules_of,
+    to_varint,
+)
 from .deals import MAX_DEAL, check_number
-from .errors import KosynkaError
 from .game import UNDO, Game
+from .names import NAME_MAX, InvalidNameError, check_name
 from .position import IllegalMoveError, InvalidMoveError, Position, Rules
-from .race.table import NAME_MAX, RaceError, check_name
 
 __all__ = [
     "VERSION", "CHALLENGE", "ANSWER", "MAX_MOVES", "MAX_CODE", "ChallengeError",
-    "Challenge", "Result", "Checked", "Book", "Made", "Taken", "choices", "fingerprint", "replay",
+    "Challenge", "Result", "Checked", "Ranking", "rank", "choices", "fingerprint", "replay",
     "pack", "unpack", "check", "code_of", "link", "code_id", "standing", "compare",
 ]
 
@@ -101,20 +109,9 @@ VERSION = 1
 CHALLENGE, ANSWER = 1, 2
 MAX_MOVES = 5000            # actions in one link (a long game has ~400; this is ~3 kB)
 MAX_CODE = 4000             # characters of a code: more is refused unread
-MAX_BOOK = 40               # challenges kept per list in a Book
 _NAME_BYTES = 4 * NAME_MAX  # UTF-8 bytes of the longest name
 _CODE_RE = re.compile(r"(?:^|[#&?\s])challenge=([A-Za-z0-9_-]*)")
 _B64_RE = re.compile(r"[A-Za-z0-9_-]*")
-
-
-class ChallengeError(KosynkaError):
-    """A code that cannot be used; ``code`` is stable (``challenge/…``) and names
-    the message the page shows; ``detail`` says more, in English."""
-
-    def __init__(self, code: str, detail: str) -> None:
-        super().__init__(f"{code}: {detail}")
-        self.code = code
-        self.detail = detail
 
 
 @dataclass(frozen=True)
@@ -213,81 +210,6 @@ def replay(number: int, rules: Rules, actions: Iterable[str]) -> list[Position]:
     return frames
 
 
-# ------------------------------------------------------------------ bytes
-
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
-class _Reader:
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-        self.pos = 0
-
-    def raw(self, n: int) -> bytes:
-        if self.pos + n > len(self.data):
-            raise ChallengeError("challenge/damaged", "a field runs past the end")
-        out = self.data[self.pos:self.pos + n]
-        self.pos += n
-        return out
-
-    def byte(self) -> int:
-        return self.raw(1)[0]
-
-    def varint(self, limit: int) -> int:
-        """A LEB128 number below ``limit`` in its shortest form."""
-        n = shift = 0
-        while True:
-            b = self.byte()
-            n |= (b & 0x7F) << shift
-            shift += 7
-            if not b & 0x80:
-                break
-            if shift > 70:
-                raise ChallengeError("challenge/damaged", "a number is too long")
-        if n >= limit or (b == 0 and shift > 7):
-            raise ChallengeError("challenge/damaged", "a number is out of range")
-        return n
-
-
-class _Bits:
-    """Bits from the high bit of the first byte down."""
-
-    def __init__(self, data: bytes) -> None:
-        self.value = int.from_bytes(data, "big")
-        self.left = 8 * len(data)
-
-    def read(self, width: int) -> int:
-        if width > self.left:
-            raise ChallengeError("challenge/damaged", "the moves run past the end")
-        self.left -= width
-        return (self.value >> self.left) & ((1 << width) - 1)
-
-
-def _rules_byte(rules: Rules, assisted: bool) -> int:
-    limit = 0 if rules.redeals is None else rules.redeals + 1
-    return (rules.draw == 3) | limit << 1 | assisted << 4
-
-
-def _rules_of(b: int) -> tuple[Rules, bool]:
-    if b >> 5 or (b >> 1 & 7) > 4:
-        raise ChallengeError("challenge/damaged", "unknown rules")
-    limit = b >> 1 & 7
-    return Rules(3 if b & 1 else 1, None if limit == 0 else limit - 1), bool(b & 16)
-
-
-def _b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
-
-
 # ------------------------------------------------------------------ pack
 
 def pack(ch: Challenge) -> str:
@@ -298,7 +220,7 @@ def pack(ch: Challenge) -> str:
     check_number(ch.number)
     try:
         name = check_name(ch.name)
-    except RaceError as e:
+    except InvalidNameError as e:
         raise ValueError(e.detail) from None
     if isinstance(ch.seconds, bool) or not isinstance(ch.seconds, int) or ch.seconds < 0:
         raise ValueError(f"seconds must be a whole number ≥ 0, not {ch.seconds!r}")
@@ -330,14 +252,14 @@ def _assemble(ch: Challenge, name: str, claim: Result, final: int, moves: bytes)
     """The code's bytes around ``moves``, with the claims as given (tests forge
     codes through here)."""
     name_bytes = name.encode("utf-8")
-    body = bytearray(_varint(ch.number))
-    body.append(_rules_byte(ch.rules, ch.assisted))
-    body += _varint(ch.seconds)
+    body = bytearray(to_varint(ch.number))
+    body.append(rules_byte(ch.rules, ch.assisted))
+    body += to_varint(ch.seconds)
     body.append(len(name_bytes))
     body += name_bytes
-    body += _varint(len(ch.actions))
+    body += to_varint(len(ch.actions))
     body.append(claim.foundation)
-    body += _varint(claim.score)
+    body += to_varint(claim.score)
     body += final.to_bytes(4, "big")
     if ch.reply_to is not None:
         body += ch.reply_to.to_bytes(4, "big")
@@ -346,10 +268,10 @@ def _assemble(ch: Challenge, name: str, claim: Result, final: int, moves: bytes)
     head = bytes([VERSION << 4 | kind])
     # the length counts itself: grow it until it fits its own digits
     size = len(head) + len(body) + 4 + 1
-    while len(_varint(size)) + len(head) + len(body) + 4 != size:
+    while len(to_varint(size)) + len(head) + len(body) + 4 != size:
         size += 1
-    data = head + _varint(size) + bytes(body)
-    return _b64(data + zlib.crc32(data).to_bytes(4, "big"))
+    data = head + to_varint(size) + bytes(body)
+    return b64(data + zlib.crc32(data).to_bytes(4, "big"))
 
 
 # ------------------------------------------------------------------ unpack and check
@@ -405,7 +327,7 @@ def unpack(text: str) -> tuple[Challenge, Result, int, bytes]:
     if version != VERSION and crc_ok:  # every version begins and ends so (pinned)
         raise ChallengeError("challenge/version", f"challenge link version {version}, "
                              f"this Kosynka reads {VERSION}")
-    r = _Reader(data)
+    r = Reader(data)
     r.byte()
     try:
         size = r.varint(1 << 16)
@@ -417,15 +339,15 @@ def unpack(text: str) -> tuple[Challenge, Result, int, bytes]:
         raise ChallengeError("challenge/damaged", "the code is damaged (mistyped or changed)")
     if size != len(data) or kind not in (CHALLENGE, ANSWER):
         raise ChallengeError("challenge/damaged", "the code's length or kind is wrong")
-    body = _Reader(data[:-4])
+    body = Reader(data[:-4])
     body.pos = r.pos
     number = body.varint(MAX_DEAL)
-    rules, assisted = _rules_of(body.byte())
+    rules, assisted = rules_of(body.byte())
     seconds = body.varint(1 << 32)
     raw_name = body.raw(body.byte())
     try:
         name = check_name(raw_name.decode("utf-8"))
-    except (UnicodeDecodeError, RaceError):
+    except (UnicodeDecodeError, InvalidNameError):
         raise ChallengeError("challenge/damaged", "the name is not a name") from None
     count = body.varint(1 << 32)
     if count > MAX_MOVES:
@@ -449,7 +371,7 @@ def check(text: str) -> Checked:
     ch, claim, final, packed = unpack(text)
     code = code_of(text)
     game, clock = _game(ch.number, ch.rules, ch.seconds)
-    bits = _Bits(packed)
+    bits = Bits(packed)
     actions: list[str] = []
     for i in range(claim.moves):
         options = choices(game)
@@ -504,93 +426,40 @@ def compare(a: Checked, b: Checked) -> int:
     return (ka > kb) - (ka < kb)
 
 
-# ------------------------------------------------------------------ the device's list
+@dataclass(frozen=True)
+class Ranking:
+    """The results of a challenge's games side by side (by :func:`compare`)."""
 
-@dataclass
-class Made:
-    """One of the player's own challenges, with every answer received (codes,
-    oldest first)."""
+    places: tuple[int, ...]
+    """Each game's place, 1 the best; equal games share one (1, 1, 3)."""
+    order: tuple[int, ...]
+    """The games' indexes best place first, equal places in the order given."""
+    outcome: str
+    """The player's side: ``won`` (every other game behind theirs), ``lost``
+    (one ahead), ``tie`` (neither, or nobody else yet), ``none`` (no game is
+    theirs)."""
 
-    code: str
-    answers: list[str] = field(default_factory=list)
-
-
-@dataclass
-class Taken:
-    """A friend's challenge the player played, with their answer (None: the
-    game was too long for a link)."""
-
-    code: str
-    answer: str | None = None
-
-
-@dataclass
-class Book:
-    """The challenges on this device, newest first, at most ``MAX_BOOK`` of
-    each kind. Codes only: they are checked again when shown, so a stored value
-    proves nothing by itself."""
-
-    made: list[Made] = field(default_factory=list)
-    taken: list[Taken] = field(default_factory=list)
-
-    SCHEMA = 1
-
-    def to_json(self) -> dict[str, object]:
-        return {"v": self.SCHEMA, "made": [{"code": m.code, "answers": m.answers} for m in self.made],
-                "taken": [{"code": t.code, "answer": t.answer} for t in self.taken]}
-
-    @classmethod
-    def from_json(cls, data: object) -> Book:
-        """A book from :meth:`to_json`'s value; entries that are not well formed
-        are dropped; ValueError for a value that is no book at all."""
-        if not isinstance(data, dict) or data.get("v") != cls.SCHEMA:
-            raise ValueError("not a challenge book of this version")
-        book = cls()
-        for e in data.get("made") or []:
-            if isinstance(e, dict) and isinstance(e.get("code"), str) and isinstance(e.get("answers"), list):
-                book.made.append(Made(e["code"], [a for a in e["answers"] if isinstance(a, str)]))
-        for e in data.get("taken") or []:
-            if isinstance(e, dict) and isinstance(e.get("code"), str) and isinstance(e.get("answer"), (str, type(None))):
-                book.taken.append(Taken(e["code"], e["answer"]))
-        del book.made[MAX_BOOK:], book.taken[MAX_BOOK:]
-        return book
-
-    def entry(self, challenge_id: int | None) -> Made | None:
-        """The own challenge with this id, if it was made on this device."""
-        return next((m for m in self.made if _id(m.code) == challenge_id), None)
-
-    def add_made(self, code: str, replaces: str | None = None) -> None:
-        """An own challenge (again at the top if it was made before). ``replaces``:
-        the code of a link it was made again from (a new name); that one goes
-        unless an answer to it came."""
-        old = self.entry(code_id(code))
-        self.made = [old or Made(code)] + [m for m in self.made if m is not old and not (
-            m.code == replaces and not m.answers)]
-        del self.made[MAX_BOOK:]
-
-    def add_answer(self, answer: Checked) -> Made | None:
-        """A friend's answer to an own challenge, kept once: the challenge's entry,
-        or None if the book does not hold that challenge."""
-        e = self.entry(answer.challenge.reply_to)
-        if e is not None and all(_id(a) != answer.id for a in e.answers):
-            e.answers.append(answer.code)
-        return e
-
-    def add_taken(self, code: str, answer: str | None) -> None:
-        """A friend's challenge the player played, with their answer."""
-        cid = code_id(code)
-        self.taken = [Taken(code, answer)] + [t for t in self.taken if _id(t.code) != cid]
-        del self.taken[MAX_BOOK:]
-
-    def answered(self, old: str, new: str) -> None:
-        """The answer ``old`` was made again as ``new`` (a new name)."""
-        for t in self.taken:
-            if t.answer == old:
-                t.answer = new
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The indexes of the games in first place (more than one: a tie)."""
+        return tuple(i for i in self.order if self.places[i] == 1)
 
 
-def _id(code: str) -> int | None:
-    try:
-        return code_id(code)
-    except ChallengeError:
-        return None
+def rank(games: Sequence[Checked], yours: Sequence[bool] = ()) -> Ranking:
+    """The :class:`Ranking` of ``games``; ``yours[i]`` marks the player's own
+    games (none when empty), the first of them the one that is compared."""
+    marks = list(yours) or [False] * len(games)
+    if len(marks) != len(games):
+        raise ValueError("one mark per game")
+    places = tuple(1 + sum(compare(o, g) > 0 for o in games) for g in games)
+    order = tuple(sorted(range(len(games)), key=lambda i: places[i]))
+    mine = next((g for g, y in zip(games, marks, strict=True) if y), None)
+    if mine is None:
+        outcome = "none"
+    else:
+        results = [compare(mine, g) for g, y in zip(games, marks, strict=True) if not y]
+        outcome = ("lost" if any(x < 0 for x in results)
+                   else "won" if results and all(x > 0 for x in results) else "tie")
+    return Ranking(places, order, outcome)
+
+

@@ -29,8 +29,8 @@ from .cli_common import (
     read_moves,
 )
 from .deals import check_number
+from .names import InvalidNameError, check_name
 from .position import Position
-from .race.table import RaceError, check_name
 
 __all__ = ["add_challenge"]
 
@@ -67,7 +67,7 @@ def cmd_pack(args: argparse.Namespace) -> int:
         reply_to = answered.id
     try:
         name = check_name(args.name)
-    except RaceError as e:
+    except InvalidNameError as e:
         raise UsageError(f"--name: {e.detail}") from None
     moves = read_moves(args.moves)
     try:

@@ -114,7 +114,7 @@ def bench_engine(seconds: float = 2.0, seed: int = 1) -> dict[str, float]:
         p = Position.deal(number)
         number += 1
         for _ in range(300):
-            legal = list(p.legal_moves)
+            legal = p.generate_legal_moves()
             positions += 1
             if not legal:
                 break

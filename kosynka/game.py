@@ -38,6 +38,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+import kosynka.picking as picking
+
 from .cards import InvalidCardError, parse_card
 from .deals import check_number
 from .errors import KosynkaError
@@ -149,11 +151,11 @@ class Game:
     @property
     def auto_finish_available(self) -> bool:
         """F1: not won yet, and foundation moves alone finish it."""
-        return not self.is_won and self.position.finish_moves() is not None
+        return not self.is_won and picking.finish_moves(self.position) is not None
 
     def finish_moves(self) -> list[str] | None:
         """F1: the foundation moves that finish the game, or None."""
-        return self.position.finish_moves()
+        return picking.finish_moves(self.position)
 
     def legal_moves(self) -> list[str]:
         """Every legal move now, in notation (none once won)."""
@@ -197,13 +199,13 @@ class Game:
 
     def pick_at(self, pile: int, index: int | None = None) -> int | None:
         """C1/C2: the card a touch on ``pile`` (index ``index``) picks up, or None;
-        nothing once the game is won (see :meth:`Position.pick_at`)."""
-        return None if self.is_won else self.position.pick_at(pile, index)
+        nothing once the game is won (see :func:`kosynka.picking.pick_at`)."""
+        return None if self.is_won else picking.pick_at(self.position, pile, index)
 
     def run_with(self, card: int) -> tuple[int, ...]:
         """The cards that leave with ``card`` if it is picked up (R4, R8, R9);
         empty if it cannot be, or once the game is won."""
-        return () if self.is_won else self.position.run_with(card)
+        return () if self.is_won else picking.run_with(self.position, card)
 
     # ----------------------------------------------------------- time
     def elapsed_ms(self) -> int:

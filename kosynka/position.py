@@ -5,7 +5,11 @@
 solver's fast path), :meth:`Position.pop` takes it back exactly, and
 :meth:`Position.play` checks a move (or its notation) first and raises
 :class:`IllegalMoveError` with the reason. Undo as a player sees it (C5, a
-revealed card stays up) lives in :class:`kosynka.game.Game`.
+revealed card stays up) lives in :class:`kosynka.game.Game`. Beside it:
+:mod:`kosynka.move` (the :class:`Move`, the piles' numbers and ids, the move
+generator), :mod:`kosynka.rules` (:class:`Rules`, the piles a game can have,
+:class:`Outcome`), :mod:`kosynka.picking` (what a touch picks up, Finish); this
+module names them all.
 
 Piles, as attributes (read-only outside this module: every change is a
 :meth:`Position.push` or a :meth:`Position.pop`):
@@ -24,15 +28,6 @@ Piles, as attributes (read-only outside this module: every change is a
 * ``fan`` — display only: how many top waste cards a draw-3 table shows fanned
   (the rest of the last draw not yet played, at least 1 while the waste has
   cards). It is not part of :meth:`key`.
-
-A :class:`Move` is ``count`` cards from pile ``src`` to pile ``dst``, by pile
-numbers: columns 0–6, ``WASTE`` 7, foundation of suit ``s`` at ``FOUNDATION +
-s`` (8–11), ``STOCK`` 12. Tapping the stock (draw or redeal) is ``DRAW ==
-Move(STOCK, WASTE, 0)``. Each pile also has an id, ``PILE_IDS[number]``
-(``t1``–``t7``, ``waste``, ``f1``–``f4``, ``stock``): the names a view gives
-its piles, and the words of a move's own text, ``str(move)`` and
-:meth:`Move.parse` (``t1>t4``, ``t2>t5:3`` for three cards, ``waste>f2``,
-``D``), which needs no position.
 
 Asking: :meth:`Position.is_legal` (one move), :attr:`Position.legal_moves`
 (all: a lazy view, ``move in p.legal_moves`` is ``p.is_legal(move)``),
@@ -59,18 +54,11 @@ solver prunes it).
 
 from __future__ import annotations
 
-import enum
 import re
-from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Sequence, TypeAlias
+from typing import Any, Iterable, Sequence, TypeAlias
 
 from .cards import (
-    PARENTS,
-    RANK,
-    RANKS,
     SUIT,
-    SUIT_SYMBOLS,
-    SUITS,
     Card,
     InvalidCardError,
     card_name,
@@ -78,221 +66,38 @@ from .cards import (
     parse_card,
 )
 from .deals import deal_cards
-from .errors import KosynkaError
+from .move import (
+    DRAW,
+    FOUNDATION,
+    PILE_IDS,
+    PILE_NUMBERS,
+    STOCK,
+    WASTE,
+    IllegalMoveError,
+    InvalidMoveError,
+    LegalMoves,
+    Move,
+    destination,
+    legal_moves_of,
+)
+from .rules import (
+    DEAD_END_SEARCH,
+    InvalidPositionError,
+    Outcome,
+    Rules,
+    Termination,
+    check_move,
+    check_piles,
+    locate,
+    to_column,
+    to_foundation,
+)
 
 __all__ = [
     "Rules", "Position", "Move", "LegalMoves", "WASTE", "FOUNDATION", "STOCK", "DRAW", "PILE_IDS",
-    "PILE_NUMBERS", "destination", "Outcome", "Termination",
+    "PILE_NUMBERS", "destination", "Outcome", "Termination", "DEAD_END_SEARCH",
     "InvalidMoveError", "IllegalMoveError", "InvalidPositionError",
 ]
-
-WASTE = 7
-FOUNDATION = 8
-STOCK = 12
-KING = 12
-
-PILE_IDS: tuple[str, ...] = (*(f"t{i + 1}" for i in range(7)), "waste",
-                             *(f"f{s + 1}" for s in range(4)), "stock")
-"""Each pile's id by its number: ``t1``–``t7`` the columns (0–6), ``waste`` (7),
-``f1``–``f4`` the foundations of ♠ ♥ ♦ ♣ (8–11), ``stock`` (12)."""
-PILE_NUMBERS: dict[str, int] = {name: i for i, name in enumerate(PILE_IDS)}
-"""The pile number of each id in :data:`PILE_IDS`."""
-
-
-def destination(card: Card, dest: str) -> int:
-    """The pile a destination of the notation names for ``card``: ``F`` its
-    foundation (the foundation of its suit), ``1``–``7`` that column."""
-    return FOUNDATION + SUIT[card] if dest == "F" else int(dest) - 1
-
-
-class InvalidMoveError(KosynkaError):
-    """Text that is not a move in the pinned notation."""
-
-
-class IllegalMoveError(KosynkaError):
-    """A well-formed move that the rules do not allow in this position."""
-
-
-class InvalidPositionError(KosynkaError):
-    """Piles that no game of Klondike can have (a card twice, 53 cards, …)."""
-
-
-_MOVE_TEXT = re.compile(r"(t[1-7]|waste|f[1-4])>(t[1-7]|f[1-4])(?::([2-9]|1[0-3]))?")
-
-
-@dataclass(frozen=True, slots=True, order=True)
-class Move:
-    """A move: ``count`` cards from pile ``src`` to pile ``dst`` (pile numbers,
-    see :data:`PILE_IDS`); the stock tap is :data:`DRAW`. Frozen and slotted, it
-    compares, hashes and sorts as ``(src, dst, count)``. The move generator
-    hands out shared instances, so the solver's search makes no new object
-    (and a slotted class's fields read faster than a tuple subclass's: the
-    engine benchmark, docs/rules.md).
-
-    Its text needs no position: ``D``, or ``<pile>><pile>`` by pile ids with
-    ``:<count>`` when more than one card moves; it says nothing of legality
-    (:meth:`Position.is_legal`). The notation of cards (``Th>4``) is the
-    position's: :meth:`Position.parse_move`, :meth:`Position.format_move`.
-
-    >>> Move.parse("t2>t5:3")
-    Move.parse('t2>t5:3')
-    >>> str(Move(WASTE, FOUNDATION + 1, 1)), Move.parse("D") == DRAW
-    ('waste>f2', True)
-    """
-
-    src: int
-    dst: int
-    count: int
-
-    @classmethod
-    def parse(cls, text: str) -> Move:
-        """The move ``text`` writes (``str(move)``'s form); raises
-        :class:`InvalidMoveError` for anything else."""
-        if text == "D":
-            return DRAW
-        m = _MOVE_TEXT.fullmatch(text) if isinstance(text, str) else None
-        if m is None or m.group(1) == m.group(2) or (m.group(3) and m.group(1)[0] != "t"):
-            raise InvalidMoveError(
-                f"not a move: {text!r} (expected D, or pile>pile like t1>t4, t2>t5:3 or "
-                "waste>f2; a position reads Th>4 with parse_move)")
-        return cls(PILE_NUMBERS[m.group(1)], PILE_NUMBERS[m.group(2)], int(m.group(3) or 1))
-
-    def __str__(self) -> str:
-        src, dst, n = self.src, self.dst, self.count
-        if (src, dst, n) == (STOCK, WASTE, 0):
-            return "D"
-        if (type(src) is type(dst) is type(n) is int and 0 <= src < STOCK and src != dst
-                and 0 <= dst < STOCK and dst != WASTE and (n == 1 or (src < 7 and 1 < n < 14))):
-            return f"{PILE_IDS[src]}>{PILE_IDS[dst]}" + (f":{n}" if n != 1 else "")
-        return f"Move({src!r}, {dst!r}, {n!r})"  # no text: never a legal move
-
-    def __repr__(self) -> str:
-        text = str(self)
-        return text if text.startswith("Move(") else f"Move.parse({text!r})"
-
-
-DRAW = Move(STOCK, WASTE, 0)
-"""A tap on the stock: draw (R9), or redeal when the stock is empty (R10)."""
-
-_MOVES: tuple[tuple[tuple[Move, ...], ...], ...] = tuple(
-    tuple(tuple(Move(s, d, n) for n in range(14)) for d in range(STOCK)) for s in range(STOCK))
-"""``_MOVES[src][dst][count]``: the move generator hands out these few
-thousand moves instead of making new ones (as fast as bare tuples)."""
-
-
-class LegalMoves:
-    """The legal moves of a position as a lazy view (python-chess's
-    ``LegalMoveGenerator``): ``Position.legal_moves``. Iterating generates them
-    (:meth:`Position.generate_legal_moves`); ``in`` asks
-    :meth:`Position.is_legal` and generates nothing.
-
-    >>> p = Position.deal(0)
-    >>> DRAW in p.legal_moves, p.legal_moves.count() == len(list(p.legal_moves))
-    (True, True)
-    """
-
-    __slots__ = ("position",)
-
-    def __init__(self, position: Position) -> None:
-        self.position = position
-
-    def __iter__(self) -> Iterator[Move]:
-        return iter(self.position._legal_list())  # generate_legal_moves(), one call less
-
-    def __contains__(self, move: object) -> bool:
-        return self.position.is_legal(move)
-
-    def __bool__(self) -> bool:
-        return bool(self.position._legal_list())
-
-    def count(self) -> int:
-        return len(self.position._legal_list())
-
-    def __repr__(self) -> str:
-        p = self.position
-        return f"<LegalMoves ({', '.join(p.format_move(m) for m in p._legal_list())})>"
-
-
-class Termination(enum.Enum):
-    """How a game has ended, as far as the rules alone can say exactly."""
-
-    WON = "won"
-    """R12: all 52 cards are on the foundations."""
-    NO_MOVES = "no_moves"
-    """No legal move is left, not even a tap on the stock."""
-    DEAD_END = "dead_end"
-    """Legal moves are left, but no sequence of them ever puts another card on a
-    foundation, turns up a face-down card or plays a card out of the stock and
-    waste: the redeals left (if any) cannot help, and the game cannot be won.
-    Found by trying every such sequence (the positions they reach are finite);
-    where they are too many to try (:data:`DEAD_END_SEARCH`), nothing is said."""
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """The end of a game (python-chess's ``Outcome``): see :meth:`Position.outcome`."""
-
-    termination: Termination
-
-    @property
-    def won(self) -> bool:
-        return self.termination is Termination.WON
-
-
-DEAD_END_SEARCH = 2000
-"""Positions :meth:`Position.outcome` tries at most before it says nothing of a
-dead end (a true dead end is found within a few hundred)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Rules:
-    """Draw count (1 or 3, R9) and redeal limit (R10: ``None`` = unlimited, or
-    0–3 returns of the waste; the first pass is not counted).
-
-    >>> Rules(3, 2).name
-    'Turn Three'
-    """
-
-    draw: int = 1
-    redeals: int | None = None
-
-    def __post_init__(self) -> None:
-        # integers only: 3.0 == 3 and True == 1 in Python, but neither is a count
-        if type(self.draw) is not int or self.draw not in (1, 3):
-            raise ValueError(f"draw must be 1 or 3, not {self.draw!r}")
-        if self.redeals is not None and (
-            type(self.redeals) is not int or self.redeals not in (0, 1, 2, 3)
-        ):
-            raise ValueError(f"redeals must be 0, 1, 2, 3 or unlimited, not {self.redeals!r}")
-
-    @property
-    def name(self) -> str:
-        """The variant's name in SPEC's variants table."""
-        if self.redeals is None:
-            return f"Classic, draw {self.draw}"
-        if self.draw == 3 and self.redeals == 2:
-            return "Turn Three"
-        return f"Limited, draw {self.draw}, {self.redeals} redeal{'s' * (self.redeals != 1)}"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"draw": self.draw, "redeals": self.redeals}
-
-    @classmethod
-    def from_json(cls, data: object) -> "Rules":
-        if not isinstance(data, dict):
-            raise ValueError("rules must be an object with draw and redeals")
-        return cls(data.get("draw", 1), data.get("redeals"))
-
-    @classmethod
-    def parse_redeals(cls, text: str) -> int | None:
-        """``"unlimited"`` → None, ``"0"``–``"3"`` → int (the CLI, and links
-        through :func:`kosynka.variants.from_text`); ValueError otherwise."""
-        if text == "unlimited":
-            return None
-        if text in ("0", "1", "2", "3"):
-            return int(text)
-        raise ValueError(f"redeals must be 0, 1, 2, 3 or unlimited, not {str(text)[:8]!r}")
-
 
 _Saved: TypeAlias = tuple[tuple[tuple[Card, ...], ...], tuple[int, ...], tuple[Card, ...],
                          tuple[Card, ...], tuple[int, ...], int, int]
@@ -338,39 +143,8 @@ class Position:
         return cls(tableau, stock=stock[::-1], rules=rules)
 
     def _validate(self) -> None:
-        def bad(msg: str) -> InvalidPositionError:
-            return InvalidPositionError(f"impossible position: {msg}")
-
-        if len(self.columns) != 7 or len(self.down) != 7:
-            raise bad("there must be 7 columns")
-        if len(self.foundations) != 4:
-            raise bad("there must be 4 foundations")
-        seen: set[int] = set()
-        every = [c for col in self.columns for c in col] + list(self.stock) + list(self.waste)
-        for s, n in enumerate(self.foundations):
-            if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 13:
-                raise bad(f"foundation {SUIT_SYMBOLS[s]} must hold 0–13 cards, not {n!r}")
-            every.extend(r * 4 + s for r in range(n))
-        for c in every:
-            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
-                raise bad(f"not a card: {c!r}")
-            if c in seen:
-                raise bad(f"{card_name(c)} appears twice")
-            seen.add(c)
-        if len(every) != 52:
-            missing = " ".join(card_name(c) for c in range(52) if c not in seen)
-            raise bad(f"{len(every)} cards instead of 52 (missing {missing})")
-        for i, (col, d) in enumerate(zip(self.columns, self.down, strict=True)):
-            if isinstance(d, bool) or not isinstance(d, int) or not 0 <= d <= max(len(col) - 1, 0):
-                raise bad(f"column {i + 1} has {len(col)} cards and {d!r} face down "
-                          "(its top card is always face up)")
-        r = self.redeals_used
-        if isinstance(r, bool) or not isinstance(r, int) or r < 0 or (
-            self.rules.redeals is not None and r > self.rules.redeals
-        ):
-            raise bad(f"{r!r} redeals used under a limit of {self.rules.redeals}")
-        if not (self.fan == 0 if not self.waste else 1 <= self.fan <= min(self.rules.draw, len(self.waste))):
-            raise bad(f"a waste of {len(self.waste)} cards cannot show {self.fan!r} fanned")
+        check_piles(self.columns, self.down, self.stock, self.waste, self.foundations, self.rules,
+                    self.redeals_used, self.fan)
 
     @classmethod
     def from_json(cls, data: object, rules: Rules = Rules()) -> "Position":
@@ -468,7 +242,7 @@ class Position:
         move left, or a dead end (:class:`Termination`)."""
         if self.is_won:
             return Outcome(Termination.WON)
-        if not self._legal_list():
+        if not legal_moves_of(self):
             return Outcome(Termination.NO_MOVES)
         return Outcome(Termination.DEAD_END) if self._dead_end(max_positions) else None
 
@@ -509,80 +283,11 @@ class Position:
         ``bool`` or :meth:`LegalMoves.count` it."""
         return LegalMoves(self)
 
-    def generate_legal_moves(self) -> Iterator[Move]:
-        """The legal moves of the position as it is now, in a fixed order (safe
-        to :meth:`push` and :meth:`pop` while iterating them)."""
-        return iter(self._legal_list())
-
-    def _legal_list(self) -> list[Move]:
-        moves: list[Move] = []
-        append = moves.append
-        table = _MOVES
-        cols = self.columns
-        found = self.foundations
-        top_at: dict[int, int] = {}
-        empty: list[int] = []
-        for c in range(7):
-            col = cols[c]
-            if col:
-                top_at[col[-1]] = c
-            else:
-                empty.append(c)
-        get = top_at.get
-        if self.waste:
-            w = self.waste[-1]
-            frm = table[WASTE]
-            if found[w & 3] == w >> 2:
-                append(frm[FOUNDATION + (w & 3)][1])
-            for p in PARENTS[w]:
-                d = get(p)
-                if d is not None:
-                    append(frm[d][1])
-            if w >= 48:
-                for d in empty:
-                    append(frm[d][1])
-        down = self.down
-        for c in range(7):
-            col = cols[c]
-            if not col:
-                continue
-            i = len(col) - 1
-            card = col[i]
-            frm = table[c]
-            if found[card & 3] == card >> 2:
-                append(frm[FOUNDATION + (card & 3)][1])
-            lowest = down[c]
-            while True:
-                parents = PARENTS[card]
-                for p in parents:
-                    d = get(p)
-                    if d is not None:
-                        append(frm[d][len(col) - i])
-                if card >= 48:
-                    for d in empty:
-                        append(frm[d][len(col) - i])
-                if i == lowest:
-                    break
-                below = col[i - 1]
-                if below not in parents:
-                    break
-                i -= 1
-                card = below
-        for s in range(4):
-            k = found[s]
-            if k:
-                card = (k - 1) * 4 + s
-                frm = table[FOUNDATION + s]
-                for p in PARENTS[card]:
-                    d = get(p)
-                    if d is not None:
-                        append(frm[d][1])
-                if card >= 48:
-                    for d in empty:
-                        append(frm[d][1])
-        if self.stock or self.can_redeal():
-            append(DRAW)
-        return moves
+    def generate_legal_moves(self) -> list[Move]:
+        """The legal moves of the position as it is now, in a fixed order, as a
+        new list (safe to :meth:`push` and :meth:`pop` while iterating it; a
+        search takes it rather than the view, which costs an object more)."""
+        return legal_moves_of(self)
 
     def push(self, move: Move) -> None:
         """Apply ``move`` **without checking it**; :meth:`pop` takes it back."""
@@ -684,7 +389,7 @@ class Position:
         if not m:
             raise InvalidMoveError(
                 f"not a move: {text!r} (expected D, or card>dest like Th>4 or Ah>F)")
-        move = self._check(parse_card(m.group(1)), m.group(2))
+        move = check_move(self, parse_card(m.group(1)), m.group(2))
         if isinstance(move, str):
             raise IllegalMoveError(move)
         return move
@@ -704,8 +409,8 @@ class Position:
         if card is None or type(dst) is not int:
             return False
         if dst == FOUNDATION + SUIT[card]:
-            return self._check(card, "F") == move
-        return 0 <= dst < 7 and self._check(card, str(dst + 1)) == move
+            return check_move(self, card, "F") == move
+        return 0 <= dst < 7 and check_move(self, card, str(dst + 1)) == move
 
     def _lifted(self, src: int, n: int) -> Card | None:
         """The lowest card a move of ``n`` cards from pile ``src`` would lift
@@ -724,70 +429,6 @@ class Position:
             return make_card(k - 1, src - FOUNDATION) if k else None
         return None
 
-    def _check(self, card: Card, dest: str) -> Move | str:
-        """The legal move of ``card`` (with the cards on it) to ``dest`` (``F``,
-        ``1``–``7``), or why there is none: the text of the IllegalMoveError."""
-        name = card_name(card)
-        at = self._locate(card, name)
-        if isinstance(at, str):
-            return at
-        src, n = at
-        if dest == "F":
-            return self._to_foundation(card, name, src, n)
-        return self._to_column(card, name, src, n, int(dest) - 1)
-
-    def _locate(self, card: Card, name: str) -> tuple[int, int] | str:
-        """``(pile, count)``: where ``card`` would move from and how many cards go
-        with it, or why it cannot be picked up."""
-        if self.waste and self.waste[-1] == card:
-            return WASTE, 1
-        if card in self.waste:
-            return f"{name} is inside the waste: only its top card plays (R9)"
-        if card in self.stock:
-            return f"{name} is in the stock"
-        s, r = SUIT[card], RANK[card]
-        if self.foundations[s] > r:
-            if self.foundations[s] == r + 1:
-                return FOUNDATION + s, 1
-            return f"{name} is under other cards on its foundation: only the top card comes back (R8)"
-        for c, col in enumerate(self.columns):
-            if card in col:
-                i = col.index(card)
-                if i < self.down[c]:
-                    return f"{name} is face down in column {c + 1}"
-                return c, len(col) - i
-        raise AssertionError("every card is somewhere")  # _validate guarantees it
-
-    def _to_foundation(self, card: Card, name: str, src: int, n: int) -> Move | str:
-        s = SUIT[card]
-        if src >= FOUNDATION:
-            return f"{name} is already on its foundation"
-        if n > 1:
-            return f"{name}>F: only the top card of a column goes to a foundation (R7)"
-        have = self.foundations[s]
-        if have != RANK[card]:
-            need = RANKS[have] + SUITS[s] if have < 13 else "nothing"
-            return f"{name}>F: the {SUIT_SYMBOLS[s]} foundation takes {need} next (R7)"
-        return _MOVES[src][FOUNDATION + s][1]
-
-    def _to_column(self, card: Card, name: str, src: int, n: int, dst: int) -> Move | str:
-        if src == dst:
-            return f"{name} is already in column {dst + 1}"
-        if src < 7:
-            col = self.columns[src]
-            for i in range(len(col) - n, len(col) - 1):
-                if col[i] not in PARENTS[col[i + 1]]:
-                    return (f"{name}>{dst + 1}: {card_name(col[i + 1])} on {card_name(col[i])} "
-                            "is not in sequence, so they cannot move together (R4)")
-        target = self.columns[dst]
-        if not target:
-            if RANK[card] != KING:
-                return f"{name}>{dst + 1}: only a King may fill an empty column (R6)"
-        elif target[-1] not in PARENTS[card]:
-            return (f"{name}>{dst + 1}: {name} cannot go on {card_name(target[-1])}: columns "
-                    "build down by one rank in alternating colours (R3)")
-        return _MOVES[src][dst][n]
-
     def play(self, move: Move | str) -> Move:
         """Check and apply a move (a :class:`Move` or notation); returns the
         :class:`Move`. Raises :class:`InvalidMoveError` for what is not a move
@@ -801,105 +442,22 @@ class Position:
         self.push(move)
         return move
 
-    # ----------------------------------------------------------- F1
-    def finish_moves(self) -> list[str] | None:
-        """F1: when every card is face up and the stock and waste are empty, the
-        foundation moves that finish the game card by card (lowest rank first);
-        ``None`` if the game is not won in principle — including a C5 column
-        whose face-up cards block each other (only foundation moves are used)."""
-        if self.stock or self.waste or any(self.down):
-            return None
-        cols = [list(c) for c in self.columns]
-        found = list(self.foundations)
-        out: list[str] = []
-        while True:
-            best = None
-            for col in cols:
-                if col:
-                    c = col[-1]
-                    if found[c & 3] == c >> 2 and (best is None or c < best[0]):
-                        best = (c, col)
-            if best is None:
-                break
-            c, col = best
-            col.pop()
-            found[c & 3] += 1
-            out.append(card_name(c) + ">F")
-        return out if sum(found) == 52 else None
-
     def cards_face_up(self) -> Iterable[Card]:
         """Cards in the columns that are face up (for race scoring, N4)."""
         for col, d in zip(self.columns, self.down, strict=True):
             yield from col[d:]
-
-    # ----------------------------------------------------------- picking (C1, C2)
-    def where(self, card: Card) -> tuple[int, int]:
-        """``(pile, index)`` of ``card``: pile 0–6 (columns), ``WASTE``,
-        ``FOUNDATION + suit`` or ``STOCK``; index bottom → top in that pile
-        (the stock's last element is drawn first, as in :attr:`stock`)."""
-        if card in self.waste:
-            return WASTE, self.waste.index(card)
-        if card in self.stock:
-            return STOCK, self.stock.index(card)
-        s, r = SUIT[card], RANK[card]
-        if self.foundations[s] > r:
-            return FOUNDATION + s, r
-        for c, col in enumerate(self.columns):
-            if card in col:
-                return c, col.index(card)
-        raise AssertionError("every card is somewhere")  # _validate guarantees it
-
-    def run_with(self, card: Card) -> tuple[Card, ...]:
-        """The cards that leave with ``card`` when it is picked up: in a column
-        the card and every card on it, which must form a run (R4); from the
-        waste only its top card (R9), from a foundation only its top card (R8).
-        Empty when ``card`` cannot be picked up (face down, in the stock, inside
-        the waste or a foundation, or under cards that are not its run)."""
-        pile, i = self.where(card)
-        if pile == WASTE:
-            return (card,) if i == len(self.waste) - 1 else ()
-        if pile >= FOUNDATION:  # STOCK included: never picked
-            return (card,) if pile < STOCK and i == self.foundations[pile - FOUNDATION] - 1 else ()
-        col = self.columns[pile]
-        if i < self.down[pile]:
-            return ()
-        for j in range(i, len(col) - 1):
-            if col[j] not in PARENTS[col[j + 1]]:
-                return ()
-        return col[i:]
-
-    def pickable(self, card: Card) -> bool:
-        """C1/C2: ``card`` may be picked up (R4, R8, R9; see :meth:`run_with`)."""
-        return bool(self.run_with(card))
-
-    def pick_at(self, pile: int, index: int | None = None) -> Card | None:
-        """The card a touch on ``pile`` picks up, ``index`` being the touched
-        card's place in it (bottom → top, None for the pile's bare ground):
-        anywhere on the waste its top card (R9: nothing inside the waste plays),
-        on a foundation its top card (R8), in a column the touched card if it can
-        be picked up (:meth:`run_with`); else None (the stock, a face-down card,
-        a card under cards that are not its run, an empty pile)."""
-        if pile == WASTE:
-            return self.waste[-1] if self.waste else None
-        if FOUNDATION <= pile < STOCK:
-            n = self.foundations[pile - FOUNDATION]
-            return (n - 1) * 4 + pile - FOUNDATION if n else None
-        if 0 <= pile < 7 and index is not None and 0 <= index < len(self.columns[pile]):
-            card = self.columns[pile][index]
-            return card if self.pickable(card) else None
-        return None
 
     def card_moves(self, card: Card) -> list[Move]:
         """C4: the legal moves of ``card`` with the cards on it: to its
         foundation first, then to the columns left to right; empty if it
         cannot move."""
         name = card_name(card)
-        at = self._locate(card, name)
+        at = locate(self, card, name)
         if isinstance(at, str):
             return []
         src, n = at
-        out = [self._to_foundation(card, name, src, n)]
-        out += [self._to_column(card, name, src, n, d) for d in range(7)]
+        out = [to_foundation(self, card, name, src, n)]
+        out += [to_column(self, card, name, src, n, d) for d in range(7)]
         return [m for m in out if not isinstance(m, str)]
 
     def targets(self, card: Card) -> list[str]:

@@ -20,7 +20,7 @@ import json
 import random
 from typing import Any, Callable
 
-from kosynka.challenge import Book
+from kosynka.challenge_book import Book
 from kosynka.game import Game, SaveError
 from kosynka.position import Rules
 from kosynka.records import Records

@@ -18,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kosynka import challenge as C
+from kosynka import challenge_book as CB
 from kosynka.challenge import (
-    Book,
     Challenge,
     ChallengeError,
     Result,
@@ -27,6 +27,8 @@ from kosynka.challenge import (
     compare,
     pack,
 )
+from kosynka.challenge_book import Book
+from kosynka.challenge_bytes import to_varint
 from kosynka.cli import main
 from kosynka.deals import deal_json
 from kosynka.game import Game
@@ -250,7 +252,7 @@ def test_a_huge_code_is_refused_unread():
     # a code claiming more actions than any link carries
     data = bytearray(raw(pack(Challenge(7, Rules(1), "A", 1, ())))[:-4])
     i = data.index(b"A") + 1  # the count follows the name
-    data[i:i + 1] = C._varint(C.MAX_MOVES + 1)
+    data[i:i + 1] = to_varint(C.MAX_MOVES + 1)
     data[1] = len(data) + 4  # the length counts the whole code
     assert error_of(recode(data)) == "challenge/huge"
 
@@ -285,6 +287,25 @@ def test_who_wins_a_challenge():
     assert compare(checked(300, True, 900, assisted=True), checked(10, False, 1, 51)) == 1
 
 
+def test_ranking_places_ties_and_the_players_side():
+    """Issue 28 item 3: the results' rule, in the engine. Places share on a tie
+    (1, 1, 3), the order is best first with ties as given, the winners are the
+    first place, and the player's side is won, lost, tie or none."""
+    fast, slow, lost = checked(100, True, 60), checked(100, True, 90), checked(80, False, 5, 40)
+    r = C.rank([lost, slow, fast, checked(100, True, 60)])
+    assert r.places == (4, 3, 1, 1) and r.order == (2, 3, 1, 0) and r.winners == (2, 3)
+    assert r.outcome == "none"
+    assert C.rank([slow, fast], [True, False]).outcome == "lost"
+    assert C.rank([fast, slow, lost], [True, False, False]).outcome == "won"
+    assert C.rank([fast, checked(100, True, 60)], [False, True]).outcome == "tie"   # equal games
+    assert C.rank([fast, slow], [True, False]).winners == (0,)
+    assert C.rank([lost], [True]).outcome == "tie"              # alone: nobody to beat yet
+    assert C.rank([fast, slow, fast], [True, False, True]).outcome == "won"  # your other game is not against you
+    assert C.rank([]) == C.Ranking((), (), "none")
+    with pytest.raises(ValueError):
+        C.rank([fast, slow], [True])
+
+
 # ------------------------------------------------------------------ the book
 
 def test_the_book_keeps_challenges_and_every_answer_once():
@@ -301,7 +322,7 @@ def test_the_book_keeps_challenges_and_every_answer_once():
     again = Book.from_json(json.loads(json.dumps(book.to_json())))
     assert again == book
     assert Book.from_json({"v": 1, "made": [{"code": 5}, {"code": "x", "answers": [3, "y"]}],
-                           "taken": "no"}).made == [C.Made("x", ["y"])]
+                           "taken": "no"}).made == [CB.Made("x", ["y"])]
     with pytest.raises(ValueError):
         Book.from_json({"v": 9})
     renamed = pack(Challenge(number, Rules(1), "Anya", 192, line))
@@ -310,9 +331,9 @@ def test_the_book_keeps_challenges_and_every_answer_once():
     fresh = pack(Challenge(number, Rules(1), "Anja", 192, line))
     book.add_made(fresh, replaces=renamed)
     assert [m.code for m in book.made] == [fresh, mine.code]
-    for k in range(C.MAX_BOOK + 5):
+    for k in range(CB.MAX_BOOK + 5):
         book.add_made(pack(Challenge(number, Rules(1), "Anna", k, ())))
-    assert len(book.made) == C.MAX_BOOK
+    assert len(book.made) == CB.MAX_BOOK
 
 
 # ------------------------------------------------------------------ the command line (item 6)

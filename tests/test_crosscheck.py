@@ -131,3 +131,28 @@ def test_relax_fires_only_on_lost_endgames():
             extra += 1
             assert brute_force(p.copy(), 200_000) is not True, p.to_json()
     assert fired >= 150 and extra >= 15, (fired, extra)
+
+
+# issue 29 item 2: two draw-3 layouts, each a talon of the same cards in the
+# same order with the talon pointer after card 1 or card 2; in one only
+# pointer 1 wins, in the other only pointer 2 (docs/solver.md, "A merge of
+# draw-3 talon states"): no merge of talon pointers beyond the "stock" rule
+POINTER_LAYOUTS = [
+    ([["8s", "Ts", "Jh", "9c", "9h", "Qc"], ["Qs", "Kd", "Qh"],
+      ["Qd", "Jc", "Td", "Js", "9d", "8d", "Kc", "Jd", "9s", "8c"]], [4, 2, 8],
+     ["8h", "Tc", "Ks", "Kh", "Th"], 1),
+    ([["Jh", "Td", "8h", "Js", "9d", "Th", "Kd", "8s"],
+      ["Tc", "Jd", "Qs", "Kh", "8d", "9s", "Qc", "Ts", "Ks"], ["Qh", "9c", "8c"]], [7, 7, 2],
+     ["Kc", "Qd", "9h", "Jc"], 2),
+]
+
+
+def test_draw3_talon_pointers_cannot_be_merged():
+    for cols, down, talon, winner in POINTER_LAYOUTS:
+        for k in (1, 2):
+            p = Position.from_json({"tableau": cols + [[]] * 4, "down": down + [0] * 4,
+                                    "waste": talon[:k], "stock": talon[k:][::-1],
+                                    "foundations": [7, 7, 7, 7]}, Rules(3))
+            truth = brute_force(p.copy(), 300_000)
+            assert truth is (k == winner), (talon, k)
+            assert solve(p, max_states=200_000).result == ("won" if truth else "lost")

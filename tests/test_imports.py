@@ -87,3 +87,24 @@ def test_the_page_imports_only_what_the_bundle_holds():
 def test_the_cycle_finder_finds_one():
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_layers_import_only_downward():
+    """Issue 28 item 2, the README's layers: ``kosynka/`` (the rules) ← ``web/``
+    (the page) ← ``web/race/``, with the race's engine ``kosynka/race/`` beside
+    the rest of the engine. Only the roots reach into the race: the app
+    (``web.app``) and the command line (``kosynka.cli``); ``web.race`` may use
+    ``kosynka.race`` (its engine side). The engine never imports the page."""
+    graph = _graph()
+
+    def inside(name: str, pkg: str) -> bool:
+        return name == pkg or name.startswith(pkg + ".")
+
+    wrong = sorted(
+        f"{n} → {m}" for n, deps in graph.items() for m in deps
+        if (inside(m, "web.race") and not inside(n, "web.race") and n != "web.app")
+        or (inside(m, "kosynka.race") and not inside(n, "kosynka.race")
+            and not inside(n, "web.race") and n != "kosynka.cli")
+        or (inside(n, "kosynka") and inside(m, "web")))
+    assert wrong == []
+    assert "web.race.page" in graph["web.app"] and "kosynka.race.cli" in graph["kosynka.cli"]

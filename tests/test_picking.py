@@ -5,6 +5,7 @@ import pytest
 from helpers import cards, make
 
 from kosynka import Game, Rules, parse_card, variants
+from kosynka.picking import pick_at, pickable, run_with, where
 from kosynka.position import FOUNDATION, STOCK, WASTE
 
 
@@ -14,42 +15,42 @@ def c(name):
 
 def test_R4_a_column_card_is_picked_with_its_run():
     p = make(["Kh Qs Jh", "9c"], down=[0, 0, 0, 0, 0, 0, 0])
-    assert p.run_with(c("Qs")) == tuple(cards("Qs Jh"))
-    assert p.run_with(c("Kh")) == tuple(cards("Kh Qs Jh"))
-    assert p.run_with(c("Jh")) == (c("Jh"),)
-    assert p.pick_at(0, 1) == c("Qs")
+    assert run_with(p, c("Qs")) == tuple(cards("Qs Jh"))
+    assert run_with(p, c("Kh")) == tuple(cards("Kh Qs Jh"))
+    assert run_with(p, c("Jh")) == (c("Jh"),)
+    assert pick_at(p, 0, 1) == c("Qs")
 
 
 def test_R4_a_card_under_cards_that_are_not_its_run_is_not_picked():
     # C5: after an undo the face-up cards of a column need not form one run
     p = make(["Kh 9c Jh"], down=[0, 0, 0, 0, 0, 0, 0])
-    assert p.run_with(c("Kh")) == () and not p.pickable(c("Kh"))
-    assert p.run_with(c("9c")) == ()
-    assert p.pickable(c("Jh"))
-    assert p.pick_at(0, 0) is None and p.pick_at(0, 2) == c("Jh")
+    assert run_with(p, c("Kh")) == () and not pickable(p, c("Kh"))
+    assert run_with(p, c("9c")) == ()
+    assert pickable(p, c("Jh"))
+    assert pick_at(p, 0, 0) is None and pick_at(p, 0, 2) == c("Jh")
 
 
 def test_a_face_down_card_or_the_stock_is_never_picked():
     p = make(["Kh", "7d 9c"], down=[0, 1, 0, 0, 0, 0, 0], stock="2c 3c")
-    assert p.run_with(c("7d")) == () and p.pick_at(1, 0) is None
-    assert p.run_with(c("2c")) == () and p.pick_at(STOCK, 0) is None
-    assert p.pick_at(1, None) is None and p.pick_at(2, 0) is None  # bare or empty column
+    assert run_with(p, c("7d")) == () and pick_at(p, 1, 0) is None
+    assert run_with(p, c("2c")) == () and pick_at(p, STOCK, 0) is None
+    assert pick_at(p, 1, None) is None and pick_at(p, 2, 0) is None  # bare or empty column
 
 
 def test_R9_only_the_top_waste_card_and_a_tap_anywhere_on_the_waste_picks_it():
     p = make(["Kh"], waste="4c 5d 6s", rules=Rules(3), fan=3)
-    assert p.run_with(c("6s")) == (c("6s"),)
-    assert p.run_with(c("5d")) == () and not p.pickable(c("4c"))
-    assert p.pick_at(WASTE, 0) == c("6s") == p.pick_at(WASTE, None)
-    assert make(["Kh"]).pick_at(WASTE, None) is None
+    assert run_with(p, c("6s")) == (c("6s"),)
+    assert run_with(p, c("5d")) == () and not pickable(p, c("4c"))
+    assert pick_at(p, WASTE, 0) == c("6s") == pick_at(p, WASTE, None)
+    assert pick_at(make(["Kh"]), WASTE, None) is None
 
 
 def test_R8_only_the_top_foundation_card():
     p = make(["Kh"], found=(3, 0, 0, 0))
-    assert p.run_with(c("3s")) == (c("3s"),)
-    assert p.run_with(c("2s")) == ()
-    assert p.pick_at(FOUNDATION, 1) == c("3s")
-    assert p.pick_at(FOUNDATION + 1) is None  # an empty foundation
+    assert run_with(p, c("3s")) == (c("3s"),)
+    assert run_with(p, c("2s")) == ()
+    assert pick_at(p, FOUNDATION, 1) == c("3s")
+    assert pick_at(p, FOUNDATION + 1) is None  # an empty foundation
 
 
 def test_C4_targets_are_every_legal_destination():
@@ -64,10 +65,10 @@ def test_C4_targets_are_every_legal_destination():
 
 def test_where_names_pile_and_index():
     p = make(["Kh Qs"], down=[0] * 7, stock="2c 3c", waste="4c", found=(1, 0, 0, 0))
-    assert p.where(c("Qs")) == (0, 1)
-    assert p.where(c("4c")) == (WASTE, 0)
-    assert p.where(c("2c")) == (STOCK, 1)  # the first card drawn is the stock's last
-    assert p.where(c("As")) == (FOUNDATION, 0)
+    assert where(p, c("Qs")) == (0, 1)
+    assert where(p, c("4c")) == (WASTE, 0)
+    assert where(p, c("2c")) == (STOCK, 1)  # the first card drawn is the stock's last
+    assert where(p, c("As")) == (FOUNDATION, 0)
 
 
 def test_a_won_game_picks_nothing():

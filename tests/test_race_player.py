@@ -10,6 +10,7 @@ from kosynka.messages import MessageError
 from kosynka.race import protocol as P
 from kosynka.race.player import SILENT_S
 from kosynka.race.table import GRACE, HOST, RaceError
+from kosynka.race.transport import Link
 
 INF, NAN = float("inf"), float("nan")
 
@@ -257,3 +258,35 @@ def test_issue30_5_the_friend_answers_pings_and_the_host_does_not_count_them_out
     (p1,) = t.players
     assert p1.racing and not p1.lost and t.host.rejected == {}
     assert next(r for r in t.me.view["players"] if r["pid"] == p1.pid)["connected"]
+
+
+class _Shaky(Link):
+    """A link whose path can be lost under the open channel (ICE ``disconnected``)."""
+
+    def __init__(self, inner):
+        super().__init__()
+        self.inner, self.path = inner, True
+        inner.on_message = lambda text: self.on_message(text)
+        inner.on_status = lambda status: self.on_status(status)
+
+    connected = property(lambda self: self.inner.connected)
+    steady = property(lambda self: self.path)
+
+    def send(self, text):
+        self.inner.send(text)
+
+    def close(self):
+        self.inner.close()
+
+
+def test_issue30_6_a_link_whose_path_is_lost_is_lost_at_once_with_the_hosts_figure():
+    t = Table(friends=1)
+    t.start()
+    (p1,) = t.players
+    link = _Shaky(t.links[0])
+    p1.connect(link)                      # (a join on the same link: answered again)
+    _ticking(t, 4.0)
+    link.path = False                     # ICE disconnected: the channel still open
+    assert p1.connected and p1.lost and GRACE - 1 <= p1.grace_left <= GRACE
+    link.path = True
+    assert not p1.lost and t.host.rejected == {}

@@ -137,3 +137,36 @@ def test_every_ending_and_every_place_has_its_words(lang):
         words = why(lang, {"why": w, "foundation": 12, "face_up": 30})
         assert words and "{" not in words
         assert ("12" in words) == (w in ("foundation", "face_up", "tie"))
+
+
+@pytest.mark.parametrize("lang, left, closed", [
+    ("en", "Bohdan resigned. Bohdan left the table.", "Anna closed the table: the race has ended, with no result."),
+    ("uk", "Bohdan визнає поразку. Bohdan більше не за столом.", "Стіл Anna закрито — гонку закінчено без результату."),
+    ("ru", None, "Стол Anna закрыт — гонка окончена без результата."),
+])
+def test_issue30_leave_and_a_closed_table_are_told(lang, left, closed):
+    """N12: a friend's Leave mid-race is told to everyone at once; N13: the host's
+    Leave closes the table, told to every friend."""
+    net, host, (anna, bo, vi), (hs, bs, vs), step, _ = race(lang, ("Bohdan", "Vira"))
+    bo.set_ready(True)
+    vi.set_ready(True)
+    step()
+    anna.start()
+    step()
+    bo.leave()
+    step()
+    if left is not None:
+        assert " ".join(hs.said[-2:]) == " ".join(vs.said[-2:]) == left
+    anna.leave()
+    step()
+    assert vs.said[-1] == closed
+
+
+def test_issue30_a_table_not_heard_for_the_grace_is_gone_in_words_that_blame_nobody():
+    net, host, (anna, bo), (hs, bs), step, ends = race()
+    net.cut(ends[0])
+    step()
+    net.run(until=net.now + 61)
+    bo.tick()
+    bs.look()
+    assert bs.said[-1] == "Anna's table has not answered for 60 s: the race has ended here, with no result."

@@ -142,13 +142,13 @@ def test_the_results(table):
     boris.resign()
     net.run()
     assert strip.outcome(anna.view) == "won" and strip.outcome(boris.view) == "lost"
-    html = results.results("en", anna.view, gone=False)
+    html = results.results("en", anna.view, gone="")
     rows = attrs(html, "tr")[1:]
     assert 'data-pid="0"' in rows[0] and 'data-place="1"' in rows[0] and 'data-result="won"' in rows[0]
     assert 'data-why="resigned"' in rows[1]
     assert 'data-outcome="won"' in html and 'data-mini-pid="1"' in html and EVIL not in html
     assert 'data-action="again"' in html and 'data-action="change-settings"' in html
-    theirs = results.results("en", boris.view, gone=True)
-    assert 'data-action="again"' not in theirs and 'class="error"' in theirs
-    text, out = strip.note("en", boris.view, watching=False, gone=False)
+    theirs = results.results("en", boris.view, gone="Anna closed the table")
+    assert 'data-action="again"' not in theirs and '<p class="error">Anna closed the table' in theirs
+    text, out = strip.note("en", boris.view, watching=False, gone="")
     assert out == "resigned" and text

@@ -11,6 +11,7 @@ from kosynka import (
     Rules,
     parse_card,
 )
+from kosynka.picking import finish_moves
 
 
 def legal(p):
@@ -156,11 +157,11 @@ def test_R12_won_when_all_52_are_on_foundations():
 
 def test_F1_finish_moves_when_won_in_principle():
     p = make(["Kc Qh", "Kh Qc", "Jh", "Jc"], found=(13, 10, 13, 10))
-    assert p.finish_moves() == ["Jh>F", "Jc>F", "Qh>F", "Qc>F", "Kh>F", "Kc>F"]
+    assert finish_moves(p) == ["Jh>F", "Jc>F", "Qh>F", "Qc>F", "Kh>F", "Kc>F"]
     p = make(["Kc Qh", "Kh Qc"], down=[1, 0, 0, 0, 0, 0, 0], found=(13, 11, 13, 11))
-    assert p.finish_moves() is None                 # a card is face down
+    assert finish_moves(p) is None                 # a card is face down
     p = make(["Kc"], stock="Kh", found=(13, 12, 13, 12))
-    assert p.finish_moves() is None                 # stock not empty
+    assert finish_moves(p) is None                 # stock not empty
 
 
 def test_F1_on_a_C5_column_that_blocks_itself_is_not_offered():
@@ -168,7 +169,7 @@ def test_F1_on_a_C5_column_that_blocks_itself_is_not_offered():
     blocked = make(["Kd Kc Qd Qc Jd Jc Td Tc 9d 9c 8d 8c 7d 7c 6d 6c 5d 5c 4d 4c 3d 3c 2d 2c Ad Ac",
                     "2h 3s", "2s 3h", "Ks Kh Qs Qh Js Jh Ts Th 9s 9h 8s 8h 7s 7h 6s 6h 5s 5h 4s 4h"],
                    found=(1, 1, 0, 0))
-    assert blocked.finish_moves() is None
+    assert finish_moves(blocked) is None
 
 
 def test_notation_round_trip_on_every_legal_move():

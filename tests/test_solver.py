@@ -336,6 +336,44 @@ def test_stock_dominance():
     assert _dominates(4, 0, 1, 0, 10, 3, None) is False
     assert _dominates(4, 5, 3, 0, 10, 3, None)      # unlimited: the count is ignored
     assert _dominates(5, 0, 2, 1, 10, 1, 1)         # draw 1: every card after a redeal
+    # issue 29: an empty waste is one tap from pointer 3 (draw 3) or 1 (draw 1),
+    # with no redeal: Turn Three's pointers 3 and 1 do as well as 0
+    assert _dominates(3, 1, 0, 1, 10, 3, 2) and _dominates(1, 0, 0, 0, 10, 1, 0)
+    assert not _dominates(2, 1, 0, 1, 10, 3, 2) and not _dominates(3, 2, 0, 1, 10, 3, 2)
+    assert _dominates(0, 2, 0, 0, 0, 3, 2)          # no talon: nothing reads the count
+
+
+def _menu(n, p, r, draw, limit):
+    """The (talon card, fewest redeals used) a talon move can take from
+    pointer ``p`` with ``r`` redeals used, by tapping the stock."""
+    out, seen, todo = {}, set(), [(p, r)]
+    while todo:
+        q, used = todo.pop()
+        if (q, used) in seen:
+            continue
+        seen.add((q, used))
+        if q > 0:
+            out[q - 1] = min(out.get(q - 1, used), used)
+        if q < n:
+            todo.append((min(q + draw, n), used))
+        elif n and (limit is None or used < limit):
+            todo.append((0, used + (limit is not None)))
+    return out
+
+
+@pytest.mark.parametrize("limit", [None, 0, 1, 2])
+def test_stock_dominance_is_menu_inclusion(limit):
+    # issue 29 item 2: "stock" says yes exactly where every talon move of one
+    # state is open to the other with no more redeals: the largest merge of
+    # pointers and redeal counts that holds for every layout
+    for draw in (1, 3):
+        for n in range(13):
+            counts = [0] if limit is None else range(limit + 1)
+            menus = {(p, r): _menu(n, p, r, draw, limit) for p in range(n + 1) for r in counts}
+            for (p0, r0), m0 in menus.items():
+                for (p1, r1), m1 in menus.items():
+                    within = all(i in m0 and m0[i] <= m1[i] for i in m1)
+                    assert _dominates(p0, r0, p1, r1, n, draw, limit) is within, (p0, r0, p1, r1)
 
 
 def test_deadend_decides_a_lost_layout_at_once():

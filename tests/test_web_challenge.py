@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from kosynka import challenge as C
-from kosynka.challenge import Challenge, check, pack
+from kosynka.challenge import Challenge, check, pack, rank
 from kosynka.position import Rules
 from kosynka.solver import verified_deal
 from web import challenge_sheets as cs
@@ -76,10 +76,10 @@ def test_the_results_side_by_side_and_who_won():
         ("Anna &lt;b&gt;&amp;&#x27;", "no", "yes", str(anna.result.moves), "1"),
         ("Bohdan", "yes", "no", "3", "2")]
     assert "data-challenge-answer-link" in html and "<b>&'" not in html
-    assert cs.outcome([cs.Row(anna, you=True), cs.Row(bohdan)]) == "won"
-    assert cs.outcome([cs.Row(anna), cs.Row(bohdan)]) == "none"
-    assert cs.outcome([cs.Row(anna, you=True)]) == "tie"  # alone: nobody to beat yet
-    assert cs.places([cs.Row(bohdan), cs.Row(anna), cs.Row(anna)]) == [3, 1, 1]
+    assert rank([anna, bohdan], [True, False]).outcome == "won"   # the rule: kosynka.challenge
+    assert rank([anna, bohdan], [False, False]).outcome == "none"
+    assert rank([anna], [True]).outcome == "tie"  # alone: nobody to beat yet
+    assert rank([bohdan, anna, anna]).places == (3, 1, 1)
 
 
 def test_the_results_stand_best_place_first_whatever_order_the_answers_came_in():

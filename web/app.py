@@ -35,7 +35,7 @@ from web import links, sheets, solve
 from web.challenge import ACTIONS as CHALLENGE_ACTIONS
 from web.challenge import ChallengePage
 from web.dialogs import Dialogs
-from web.dom import Listeners, LocalStorageBackend, document, nil, window
+from web.dom import JsObject, Listeners, LocalStorageBackend, document, nil, window
 from web.i18n import pick_language, t
 from web.input import TableInput
 from web.modes import Mode
@@ -79,6 +79,7 @@ class App:
                                on_set=self.change_setting, on_closed=self.sheet_closed)
         self.race = RacePage(self)
         self.challenges = ChallengePage(self)
+        self.solo.challenges = self.challenges  # what Solo asks of a challenge (web.solo.ChallengeSide)
 
     # ------------------------------------------------------------ start-up
     async def start(self) -> None:
@@ -119,11 +120,12 @@ class App:
             if number is None:  # first visit: find the first verified deal (V1)
                 document.getElementById("loading").textContent = self.tr("looking")
                 number = await self.solver.verified_deal(solve.random_start(), rules)
+            assert number is not None  # not cancellable: None only comes from a cancelled search
             solo.set_game(Game.new(number, rules), mark="verified")
         for b in self.buttons.values():
             b.disabled = False
         self.update_status()
-        if str(document.visibilityState) == "hidden":
+        if str(document.visibilityState) == "hidden" and solo.game is not None:
             solo.game.pause()  # opened in a background tab: the clock waits
         if bad_link:  # the address named no deal: say so, and what is on the table (issue 12)
             self.toast(self.tr("bad_link_kept" if game is not None else "bad_link_new"), 6000)
@@ -227,7 +229,7 @@ class App:
         (web/boot/sw-register.mjs); the saved game is untouched."""
         self.toast(self.tr("update"), 8000)
 
-    def publish_stats(self, **kw) -> None:
+    def publish_stats(self, **kw: object) -> None:
         """Solver figures for tests and benchmarks: ``window.kosynkaSolverStats``."""
         try:
             old = json.loads(str(js.JSON.stringify(window.kosynkaSolverStats or {})))
@@ -237,7 +239,7 @@ class App:
         window.kosynkaSolverStats = js.JSON.parse(json.dumps(old))
 
     # ------------------------------------------------------------ panel and keys
-    def on_panel(self, ev) -> None:
+    def on_panel(self, ev: JsObject) -> None:
         btn = ev.target.closest("[data-action]")
         if nil(btn) or btn.disabled:
             return
@@ -277,7 +279,7 @@ class App:
             elif action == "race":
                 self.race.open_host()
 
-    def on_key(self, ev) -> None:
+    def on_key(self, ev: JsObject) -> None:
         if self.dialogs.is_open:
             self.dialogs.on_key(ev)
         elif self.challenges.viewing:
@@ -314,8 +316,10 @@ class App:
 
     def show_settings(self, dealt_now: bool = False) -> None:
         self.input.deselect()
+        g = self.solo.game
         self.dialogs.open("settings", sheets.settings_html(
-            self.lang, self.settings, self.solo.game.rules, str(window.location.href),
+            self.lang, self.settings, g.rules if g is not None else self.solo.rules_from_settings(),
+            str(window.location.href),
             self.solo.records_html(), dealt_now=dealt_now, way=self.solo.mark == "verified"))
 
     def show_help(self) -> None:
@@ -350,7 +354,8 @@ class App:
         dealt_now = False
         if name in ("draw", "redeals"):
             g = self.solo.game
-            if (self.solo.rules_from_settings() != g.rules and g.moves == 0 and self.mode is Mode.READY
+            if (g is not None and self.solo.rules_from_settings() != g.rules and g.moves == 0
+                    and self.mode is Mode.READY
                     and self.solo.challenge is None):
                 # no move made: the new variant is dealt now, and the sheet says so
                 self.solo.new_game(confirm=False)
@@ -363,6 +368,7 @@ class App:
         During a race, the solo page goes back under the race at once."""
         self.race.cover()
         self.challenges.closed(kind)
-        if kind == "settings" and self.solo.rules_from_settings() != self.solo.game.rules \
+        g = self.solo.game
+        if kind == "settings" and g is not None and self.solo.rules_from_settings() != g.rules \
                 and self.mode is not Mode.SEARCHING:
             self.toast(self.tr("variant_next"))

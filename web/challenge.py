@@ -53,19 +53,18 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 import js
 
 from kosynka.challenge import (
-    Book,
     Challenge,
     ChallengeError,
     Checked,
-    Made,
-    Taken,
     check,
     link,
     pack,
     replay,
 )
+from kosynka.challenge_book import Book, Made, Taken
 from kosynka.game import Game, SaveError
-from kosynka.race.table import NAME_MAX, RaceError, check_name
+from kosynka.names import NAME_MAX, InvalidNameError, check_name
+from kosynka.position import Rules
 from web import challenge_sheets as cs
 from web import store
 from web.dom import JsObject, Listeners, document, fill, h, nil, window
@@ -77,10 +76,32 @@ if TYPE_CHECKING:
     from web.dialogs import Dialogs
     from web.input import TableInput
     from web.modes import Mode
-    from web.solo import Solo
     from web.solve import SolverClient
     from web.store import Settings, Store
     from web.view import TableView
+
+
+class SoloTable(Protocol):
+    """What the challenge needs of the solo game (``web.solo.Solo``): the game on
+    the table and its deal's facts, putting a game there, leaving one. The code
+    of the challenge whose game is on the table, ``challenge``, is written here
+    and saved with the game by Solo; Solo asks the challenge back only through
+    ``web.solo.ChallengeSide``."""
+
+    game: Game | None
+    daily: str | None
+    mark: str
+    recorded: bool
+    challenge: str | None
+
+    def set_game(self, game: Game, daily: str | None = None, save: bool = True,
+                 mark: str | None = None, recorded: bool = False) -> None: ...
+    def in_progress(self) -> bool: ...
+    def abandon_current(self) -> None: ...
+    def cancel_finish(self) -> None: ...
+    def show_link(self) -> None: ...
+    def save(self) -> None: ...
+    def rules_from_settings(self) -> Rules: ...
 
 
 class Page(Protocol):
@@ -92,11 +113,13 @@ class Page(Protocol):
     settings: Settings
     listeners: Listeners
     store: Store
-    solo: Solo
     view: TableView
     input: TableInput
     dialogs: Dialogs
     solver: SolverClient
+
+    @property
+    def solo(self) -> SoloTable: ...
 
     def toast(self, text: str, ms: int = ...) -> None: ...
     def hide_toast(self) -> None: ...
@@ -166,7 +189,7 @@ class ChallengePage:
         name = (self.app.store.backend.get(RACE_NAME_KEY) or "").strip()[:NAME_MAX]
         try:
             return check_name(name)
-        except RaceError:
+        except InvalidNameError:
             return self.tr("race_player")
 
     def book(self) -> Book:
@@ -307,7 +330,7 @@ class ChallengePage:
         name = str(ev.target.value).strip()[:NAME_MAX]
         try:
             check_name(name)
-        except RaceError:
+        except InvalidNameError:
             return
         try:
             self.app.store.backend.set(RACE_NAME_KEY, name)
@@ -414,8 +437,8 @@ class ChallengePage:
         kept = self.kept_game()
         if kept is not None:
             game, meta = kept
-            solo.set_game(game, daily=meta.get("daily"), mark=meta.get("mark"))
-            solo.recorded = bool(meta.get("recorded"))
+            solo.set_game(game, daily=meta.get("daily"), mark=meta.get("mark"),
+                          recorded=bool(meta.get("recorded")))
             app.store.backend.remove(KEPT_KEY)
             app.toast(self.tr("ch_back"), 3000)
         else:

@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
-from kosynka.challenge import Checked, compare
+from kosynka.challenge import Checked, rank
 from web.i18n import t, variant_name
 from web.speech import plural
 from web.store import format_time
@@ -127,42 +127,25 @@ def offer_html(lang: str, c: Checked, kept: bool) -> str:
             + _buttons(lang, ("close", "ch_not_now"), ("play-challenge", "ch_play")))
 
 
-def outcome(rows: list[Row]) -> str:
-    """Your side of it: won (every other game behind yours), lost (one ahead), tie,
-    or none (you have no game in these results)."""
-    mine = next((r.game for r in rows if r.you), None)
-    if mine is None:
-        return "none"
-    results = [compare(mine, r.game) for r in rows if not r.you]
-    if any(x < 0 for x in results):
-        return "lost"
-    return "won" if results and all(x > 0 for x in results) else "tie"
-
-
-def places(rows: list[Row]) -> list[int]:
-    """Each row's place (1 = best; equal games share a place)."""
-    return [1 + sum(compare(o.game, r.game) > 0 for o in rows) for r in rows]
-
-
 def results_html(lang: str, rows: list[Row], *, answer_url: str | None = None,
                  answer_to: str | None = None, name: str = "", note: str | None = None,
                  share: bool = False, score: bool = True) -> str:
     """The games side by side, best place first (the rule over them), who won, Watch for each game,
     and — after the player's own answer — the link to send back (``answer_url``,
     to ``answer_to``). ``note``: a sentence said above the table (a key)."""
-    out = outcome(rows)
+    ranking = rank([r.game for r in rows], [r.you for r in rows])  # the rule is kosynka's
+    out = ranking.outcome
     heads = {"won": _e(lang, "ch_you_win"), "lost": _e(lang, "ch_you_lose"), "tie": _e(lang, "ch_tie")}
     if out == "none":
-        best = [r for r, p in zip(rows, places(rows), strict=True) if p == 1]
+        best = ranking.winners
         head = (_e(lang, "ch_tie") if len(best) > 1 else
-                _e(lang, "ch_they_win", name=best[0].game.challenge.name))
+                _e(lang, "ch_they_win", name=rows[best[0]].game.challenge.name))
     else:
         head = heads[out]
     th = (f"<tr><th>#</th><th>{_e(lang, 'race_player')}</th><th class='n'>{_e(lang, 'moves')}</th>"
           f"<th class='n'>{_e(lang, 'time')}</th>"
           + (f"<th class='n'>{_e(lang, 'score')}</th>" if score else "") + "</tr>")
-    ps = places(rows)
-    order = sorted(range(len(rows)), key=lambda i: ps[i])  # best first; equal places as they came
+    ps, order = ranking.places, ranking.order  # best first; equal places as they came
     body = []
     for row, place in ((rows[i], ps[i]) for i in order):
         g, r = row.game, row.game.result

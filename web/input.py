@@ -48,7 +48,7 @@ from typing import Any, Callable
 from kosynka.game import Game
 from kosynka.position import DRAW, FOUNDATION, PILE_IDS, Move
 from web import layout, speech
-from web.dom import Listeners, document, window
+from web.dom import JsObject, Listeners, document, window
 from web.i18n import t
 from web.view import TableView
 
@@ -91,11 +91,15 @@ class TableInput:
 
     def dests(self, card: int) -> dict[str, Move]:
         """pile id → the legal move there, for every legal destination of ``card``."""
-        return {PILE_IDS[m.dst]: m for m in self.game().card_moves(card)}
+        g = self.game()
+        return {} if g is None else {PILE_IDS[m.dst]: m for m in g.card_moves(card)}
 
     def select(self, card: int) -> None:
+        g = self.game()
+        if g is None:
+            return
         self.selected = card
-        group = self.game().run_with(card)
+        group = g.run_with(card)
         self.view.lift(group)
         self.view.say(speech.picked(self.view.lang, group))
         if self.hints:
@@ -116,7 +120,7 @@ class TableInput:
             self.view.clear_targets()
 
     # ------------------------------------------------------------ taps (C1, C3)
-    def refuse(self, group) -> None:
+    def refuse(self, group: tuple[int, ...]) -> None:
         """The cards go back with a small shake: the tap or key meant nothing legal."""
         self.view.shake(group)
         self.view.say(t(self.view.lang, "cant_go"))
@@ -171,7 +175,7 @@ class TableInput:
             self.select(card)
 
     # ------------------------------------------------------------ drag (C2)
-    def on_pointerdown(self, ev) -> None:
+    def on_pointerdown(self, ev: JsObject) -> None:
         if ev.button != 0 or self.drag is not None:
             return
         pile, index = self.view.hit(ev.clientX, ev.clientY)
@@ -183,7 +187,7 @@ class TableInput:
             pass
         ev.preventDefault()
 
-    def on_pointermove(self, ev) -> None:
+    def on_pointermove(self, ev: JsObject) -> None:
         d = self.drag
         if d is None or ev.pointerId != d["id"]:
             return
@@ -208,13 +212,13 @@ class TableInput:
         if self._raf is None:
             self._raf = window.requestAnimationFrame(self._raf_proxy)
 
-    def _on_frame(self, *args) -> None:
+    def _on_frame(self, *args: object) -> None:
         self._raf = None
         d = self.drag
         if d is not None and d["cards"] is not None:
             self.view.drag(d["cards"], d["dx"], d["dy"])
 
-    def on_pointerup(self, ev) -> None:
+    def on_pointerup(self, ev: JsObject) -> None:
         d = self.drag
         if d is None or ev.pointerId != d["id"]:
             return
@@ -225,7 +229,7 @@ class TableInput:
         self.view.drag(d["cards"], float(ev.clientX) - d["x0"], float(ev.clientY) - d["y0"])
         self.drop(d)
 
-    def on_pointercancel(self, ev) -> None:
+    def on_pointercancel(self, ev: JsObject) -> None:
         d = self.drag
         if d is None or ev.pointerId != d["id"]:
             return
@@ -234,7 +238,7 @@ class TableInput:
             self.view.clear_targets()
             self.view.end_drag(d["cards"], back=True)
 
-    def drop(self, d) -> None:
+    def drop(self, d: dict[str, Any]) -> None:
         card = d["card"]
         lead = self.view.card_rect(card)
         best, best_area = None, 0.0
@@ -253,7 +257,7 @@ class TableInput:
             self.view.end_drag(d["cards"], back=True)
 
     # ------------------------------------------------------------ keys
-    def on_key(self, ev) -> None:
+    def on_key(self, ev: JsObject) -> None:
         key, code = str(ev.key), str(ev.code)
         mod = bool(ev.ctrlKey or ev.metaKey or ev.altKey)
         undo = (code == "KeyU" and not mod) or key == "Backspace" or (
@@ -288,8 +292,9 @@ class TableInput:
             if pos is not None:
                 to = layout.step(self.view.geom, pos, pile, index, key)
                 self.view.show_cursor(*to, focus=True)
-                if to[0] == pile and pile[0] == "t" and to[1] != index:  # another card of the column
-                    self.view.say(speech.card(self.view.lang, pos.columns[int(pile[1]) - 1][to[1]]))
+                at = to[1]
+                if to[0] == pile and pile[0] == "t" and at is not None and at != index:  # another card
+                    self.view.say(speech.card(self.view.lang, pos.columns[int(pile[1]) - 1][at]))
         elif key in ("Enter", " "):
             ev.preventDefault()
             pile, index = self.view.cursor
@@ -299,7 +304,7 @@ class TableInput:
             if g is not None and g.moves != before:  # a move: the cursor on the pile's new top
                 self.view.show_cursor(pile, None, focus=False)
 
-    def _command(self, ev, name: str) -> None:
+    def _command(self, ev: JsObject, name: str) -> None:
         fn = self.commands.get(name)
         if fn is not None:
             ev.preventDefault()

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import asyncio
 from html import escape
+from typing import Callable, Protocol
 
 from kosynka import deals, records, variants
 from kosynka.game import Game, SaveError
@@ -65,6 +66,17 @@ FINISH_STEP_S = 0.09  # pause between the cards of a Finish run, and of auto-mov
 MARK_SYMBOLS = {"verified": "✓", "checking": "", "lost": "✗", "unknown": "?"}  # checking: a spinner (CSS)
 
 
+class ChallengeSide(Protocol):
+    """What the solo game asks of a challenge whose game is on the table
+    (``web.challenge.ChallengePage``); it knows nothing else of it."""
+
+    def ask_end(self, stay: Callable[[], None] | None = None) -> None:
+        """The player would leave the challenge's game: ask to end it first."""
+
+    def finished(self) -> None:
+        """The challenge's game is won: its results take the win sheet's place."""
+
+
 class Solo:
     def __init__(self, app) -> None:
         self.app = app
@@ -77,6 +89,7 @@ class Solo:
         self._auto: asyncio.Future[None] | None = None
         self._line: object | None = None  # the Finish run playing (run_line), until it stops
         self.challenge: str | None = None  # the code of the challenge on the table (web.challenge)
+        self.challenges: ChallengeSide | None = None  # the page's challenges, once they are there
 
     # ------------------------------------------------------------ game life
     def rules_from_settings(self) -> Rules:
@@ -90,15 +103,16 @@ class Solo:
             self.app.store.change_records(records.Records.record_abandon)
 
     def set_game(self, game: Game, daily: str | None = None, save: bool = True,
-                 mark: str | None = None) -> None:
+                 mark: str | None = None, recorded: bool = False) -> None:
         """Put ``game`` on the table. ``mark``: ``verified`` for a deal Kosynka found,
-        a saved mark, or None — the deal is then checked in the background."""
+        a saved mark, or None — the deal is then checked in the background.
+        ``recorded``: the game is already counted in the statistics (a kept game)."""
         app = self.app
         self.cancel_finish()
         self.cancel_check()
         self.game = game
         self.daily = daily
-        self.recorded = False
+        self.recorded = recorded
         app.input.deselect()
         app.view.reset()
         body = document.body
@@ -203,8 +217,8 @@ class Solo:
         challenge's game is not left: the challenge ends first (``web.challenge``).
         A Finish run stops first: the question is about a game that stands still."""
         self._line = None
-        if self.challenge is not None:
-            self.app.challenges.ask_end(stay)
+        if self.challenge is not None and self.challenges is not None:
+            self.challenges.ask_end(stay)
         elif self.in_progress():
             self.app.dialogs.ask(self.app.lang, self.app.tr("abandon"), go, stay)
         else:
@@ -357,8 +371,8 @@ class Solo:
         app.hide_toast()
 
         def sheet():
-            if self.game is g and self.challenge is not None:
-                app.challenges.finished()  # the challenge's results take the win sheet's place
+            if self.game is g and self.challenge is not None and self.challenges is not None:
+                self.challenges.finished()  # the challenge's results take the win sheet's place
             elif self.game is g:
                 app.dialogs.open("win", sheets.win_html(
                     app.lang, seconds=g.elapsed(), moves=g.moves,

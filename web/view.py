@@ -49,8 +49,11 @@ from __future__ import annotations
 
 import random
 from math import cos, radians, sin
+from typing import Callable, Iterable
 
 from kosynka.cards import RANK, RANKS, RED, SUIT, SUITS, card_name, make_card
+from kosynka.game import Played
+from kosynka.position import Position
 from web import layout, speech
 from web.dom import JsObject, Listeners, document, reduced_motion, window
 from web.store import format_time
@@ -62,7 +65,7 @@ def _display_rank(card: int) -> str:
 
 
 class TableView:
-    def __init__(self, root, listeners: Listeners) -> None:
+    def __init__(self, root: JsObject, listeners: Listeners) -> None:
         self.root = root
         self.reduced = reduced_motion()
         self.piles = {str(p.dataset.pile): p for p in root.querySelectorAll("[data-pile]")}
@@ -75,7 +78,7 @@ class TableView:
         self.cursor: tuple[str, int | None] = ("t1", None)  # the keyboard's pile and card
         self.live = document.getElementById("live")
         self._hidden: dict[int, bool] = {}
-        self.position = None
+        self.position: Position | None = None  # the table shown (None before the first deal)
         self.flying: list[JsObject] = []
         self._to_play: list[JsObject] = []
         self._play_pending = False
@@ -88,7 +91,7 @@ class TableView:
         self.left_el.hidden = True
         self.left_el.setAttribute("aria-hidden", "true")  # the stock's name says it (issue 13)
         root.appendChild(self.left_el)
-        self._celebrated = None
+        self._celebrated: Callable[[], None] | None = None
         keys = random.sample(range(100, 1000), 52)
         for c in range(52):
             el = document.createElement("div")
@@ -131,7 +134,7 @@ class TableView:
         y = float(client_y) - r.top - float(self.root.clientTop)
         return layout.hit(self.geom, self.placed, x, y)
 
-    def pile_rect(self, name: str):
+    def pile_rect(self, name: str) -> JsObject:
         return self.piles[name].getBoundingClientRect()
 
     # ------------------------------------------------------------ rendering
@@ -153,7 +156,7 @@ class TableView:
         )
         self.built.add(c)
 
-    def render(self, pos, animate: bool = True, played=None) -> None:
+    def render(self, pos: Position, animate: bool = True, played: Played | None = None) -> None:
         """Show ``pos``; animate the cards that changed place (FLIP); say what the
         action ``played`` (``Game.last``, None: nothing to say) did."""
         self.position = pos
@@ -249,7 +252,7 @@ class TableView:
             for c in before:
                 self.els[c].style.transition = ""
 
-    def _play_anim(self, *args) -> None:
+    def _play_anim(self, *args: object) -> None:
         """FLIP's last step: let the moved cards glide from where they were."""
         self._play_pending = False
         for el in self._to_play:
@@ -266,7 +269,7 @@ class TableView:
     CASCADE_STEP_MS = 28    # between two cards leaving the foundations
     CASCADE_FLY_MS = 700    # one card's flight
 
-    def celebrate(self, then) -> None:
+    def celebrate(self, then: Callable[[], None]) -> None:
         """The win: the cards fly off the foundations, kings first, and land fanned
         out in an arc across the table; then ``then()`` (the win sheet). With
         ``prefers-reduced-motion`` there is no flight: ``then()`` at once. The
@@ -301,7 +304,7 @@ class TableView:
         window.setTimeout(self._celebrate_done_proxy,
                           51 * self.CASCADE_STEP_MS + self.CASCADE_FLY_MS + 150)
 
-    def _celebrate_done(self, *args) -> None:
+    def _celebrate_done(self, *args: object) -> None:
         then, self._celebrated = self._celebrated, None
         if then is not None:
             self.root.dataset.celebrate = "done"
@@ -325,7 +328,7 @@ class TableView:
             if el.getAttribute("aria-label") != label:
                 el.setAttribute("aria-label", label)
 
-    def _hide_covered(self, pos) -> None:
+    def _hide_covered(self, pos: Position) -> None:
         """Cards a player cannot see are hidden from screen readers too: face-down
         cards and those under a foundation's or the waste's shown cards (the pile's
         name counts them)."""
@@ -391,14 +394,14 @@ class TableView:
             el.focus()
 
     # ------------------------------------------------------------ marks
-    def lift(self, cards) -> None:
+    def lift(self, cards: Iterable[int]) -> None:
         """Show ``cards`` picked up (C1), every other card put down."""
         for el in self.els.values():
             el.classList.remove("picked")
         for c in cards:
             self.els[c].classList.add("picked")
 
-    def show_targets(self, piles) -> None:
+    def show_targets(self, piles: Iterable[str]) -> None:
         """Outline these piles as legal destinations (C4)."""
         self.clear_targets()
         for name in piles:
@@ -408,7 +411,7 @@ class TableView:
         for el in self.piles.values():
             el.removeAttribute("data-hint")
 
-    def shake(self, cards) -> None:
+    def shake(self, cards: Iterable[int]) -> None:
         """A small shake: the cards went back (an illegal drop or tap)."""
         if self.reduced:
             return
@@ -423,7 +426,7 @@ class TableView:
         for el in self.els.values():
             el.classList.remove("shake")
 
-    def drag(self, cards, dx: float, dy: float) -> None:
+    def drag(self, cards: Iterable[int], dx: float, dy: float) -> None:
         """Cards follow the pointer (C2) by ``dx``, ``dy`` px."""
         tr = f"translate({dx:.1f}px,{dy:.1f}px)"
         for c in cards:
@@ -431,7 +434,7 @@ class TableView:
             el.classList.add("dragging")
             el.style.transform = tr
 
-    def end_drag(self, cards, back: bool) -> None:
+    def end_drag(self, cards: Iterable[int], back: bool) -> None:
         """The drag is over; ``back``: the cards return to their place."""
         for c in cards:
             el = self.els[c]
@@ -439,7 +442,7 @@ class TableView:
             if back:
                 el.style.transform = ""
 
-    def card_rect(self, card: int):
+    def card_rect(self, card: int) -> JsObject:
         return self.els[card].getBoundingClientRect()
 
     # ------------------------------------------------------------ counters (T1, S1)

@@ -154,12 +154,13 @@ class Player:
 
     @property
     def lost(self) -> bool:
-        """Seated, and the way to the host is gone: the link is down, or the host,
-        which pings us every :data:`~protocol.PING_S` s, has been silent for
-        :data:`SILENT_S` (its page froze or died without a word, N13)."""
+        """Seated, and the way to the host is gone: the link is down or its path
+        lost (:attr:`Link.steady`), or the host, which pings us every
+        :data:`~protocol.PING_S` s, has been silent for :data:`SILENT_S` (its
+        page froze or died without a word, N13)."""
         if self.pid is None or self.done or self.let_go:
             return False
-        if not self.connected:
+        if self.link is None or not self.link.connected or not self.link.steady:
             return True
         return self._pinged and self._heard is not None and self.clock() - self._heard > SILENT_S
 

@@ -5,9 +5,9 @@ tests import them through :mod:`kosynka.race.table`)."""
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 
+from .. import names
 from ..errors import KosynkaError
 from ..game import Game
 
@@ -18,7 +18,7 @@ HOST = 0
 MAX_SEATS = 4          # the host and up to three friends (N1)
 MAX_WATCHERS = 4       # spectators at most (every view lists every member)
 GRACE = 60.0           # seconds to come back after a drop (N9)
-NAME_MAX = 24          # characters (code points) in a name
+NAME_MAX = names.NAME_MAX   # characters (code points) in a name
 DRAWS = (1, 3)         # cards per stock tap (N4)
 MINUTES = (None, 5, 10, 15)   # race kinds: None = to the last card, else timed (N4)
 EVENTS_KEPT = 100      # the table's memory of what happened
@@ -35,16 +35,12 @@ class RaceError(KosynkaError):
 
 
 def check_name(name: object) -> str:
-    """``name`` if it is a valid player name, else :class:`RaceError` ``name/bad``:
-    1–24 characters (code points), any Unicode but control characters and lone
-    surrogates, not only spaces — shown as text, never interpreted."""
-    if not isinstance(name, str) or not name.strip():
-        raise RaceError("name/bad", "a name is some text")
-    if len(name) > NAME_MAX:
-        raise RaceError("name/bad", f"a name has at most {NAME_MAX} characters")
-    if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in name):
-        raise RaceError("name/bad", "a name has no control characters")
-    return name
+    """``name`` if it is a valid player name (:func:`kosynka.names.check_name`),
+    else :class:`RaceError` ``name/bad``, the race's word for it."""
+    try:
+        return names.check_name(name)
+    except names.InvalidNameError as e:
+        raise RaceError(e.code, e.detail) from None
 
 
 @dataclass

@@ -40,6 +40,12 @@ class Link(ABC):
     def connected(self) -> bool:
         """True while messages can flow."""
 
+    @property
+    def steady(self) -> bool:
+        """False while the path under an open link is lost (it may come back by
+        itself: a WebRTC connection's ICE ``disconnected``); True by default."""
+        return True
+
     @abstractmethod
     def send(self, text: str) -> None:
         """Send one message; a no-op when the link is down."""

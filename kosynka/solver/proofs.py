@@ -457,6 +457,19 @@ def _dominates(p0: int, r0: int, p1: int, r1: int, n: int, draw: int,
     ``n`` (``r = r0``); after a redeal to ``k*draw`` and ``n`` for k ≥ 0
     (``r = r0 + 1``, allowed when ``r0 < r1``, as ``r1`` is within the limit).
 
+    Two more cases (issue 29): an empty waste (``p1 == 0``) counts as the
+    pointer one tap gives, ``min(draw, n)``, with no redeal used, and with
+    no talon (``n == 0``) every state does as well as any other. Compared
+    with the *menu* of a state, the (card, redeals used) pairs a talon
+    move can take, this rule says yes exactly where the menu of ``(p1,
+    r1)`` lies in that of ``(p0, r0)`` (every draw, redeal limit 0, 1, 2
+    or none, talons of 0–12 cards: checked pair by pair); the menu is all
+    that the pointer and the count decide (a talon move leads to the
+    pointer at the card's place, other moves keep both), so no pointer
+    merge beyond it is sound for every layout: draw-3 layouts where only
+    pointer 1 or only pointer 2 of one talon wins are in
+    ``tests/test_crosscheck.py``.
+
     Proof: taps do not count in the length of a line (the frame in the module
     docstring), so the shortest winning line from ``(p0, r0)`` is at most
     that from ``(p1, r)``; and from ``(p1, r)`` every line legal from ``(p1,
@@ -467,6 +480,10 @@ def _dominates(p0: int, r0: int, p1: int, r1: int, n: int, draw: int,
     whose successor was skipped this way. Twinned states (``"twins"``) keep
     the talon, so the twin measure compares the same way.
     """
+    if n == 0:
+        return True                 # no talon: no move reads the pointer or the count
+    if p1 == 0:
+        p1 = min(draw, n)           # one tap from an empty waste, no redeal used
     if limit is not None and r0 > r1:
         return False
     if p1 >= p0 and ((p1 - p0) % draw == 0 or p1 == n):

@@ -33,6 +33,7 @@ from racekit import (
     play,
     ready,
     resign,
+    start,
     wait_race,
 )
 
@@ -340,3 +341,59 @@ def test_change_settings_frees_the_seat_of_one_who_dropped(evening):
     evening.dmytro.page.wait_for_selector("#race [data-action=ready]")
     shot(host, "lobby-after", evening.tag)
     assert cut(host, "#race") == []
+
+
+# ---------------------------------------------------------------- leaving is said (issue 30, N12, N13)
+def test_a_friends_leave_during_a_race_is_told_to_everyone_at_once(evening):
+    """N12: Hanna taps Leave mid-race — she has resigned, and the host and Bohdan
+    hear it at once (not 60 s later), her chip says she left; she is back at her
+    solo table."""
+    host, bohdan, hanna, dmytro = evening.host, evening.bohdan, evening.hanna, evening.dmytro
+    for s in (bohdan, hanna, dmytro):
+        ready(s)
+    start(host, [bohdan, hanna, dmytro])
+    pid = hanna.page.evaluate("globalThis.kosynkaPyodide.globals.get('app').race.control.player.pid")
+    hanna.page.click("#race-screen [data-action=leave]")
+    hanna.page.click("#sheet [data-action=confirm]")
+    hanna.page.wait_for_selector("#race-screen", state="hidden")
+    for s in (host, bohdan):
+        s.page.wait_for_selector(f"[data-opponent][data-pid='{pid}'][data-left=yes][data-status=resigned]",
+                                 timeout=10_000)
+    news(bohdan, hanna.name)
+    wait_race(bohdan, "running")                # the rest race on (N8)
+    shot(bohdan, "a-friend-left", evening.tag)
+
+
+def test_a_friends_leave_after_a_race_frees_the_seat_and_again_deals_without_them(evening):
+    """N12: after the race Dmytro taps Leave on the results; Again deals the host
+    and Bohdan only."""
+    host, bohdan, dmytro = evening.host, evening.bohdan, evening.dmytro
+    resign(bohdan)
+    resign(host)
+    wait_race(dmytro, "won")                    # the last one left (N8)
+    dmytro.page.click("#race-results [data-action=leave]")
+    dmytro.page.wait_for_selector("#race-results", state="hidden")
+    host.page.wait_for_selector("#race-results [data-action=again]")
+    host.page.click("#race-results [data-action=again]")
+    for s in (host, bohdan):
+        wait_race(s, "running")
+    assert [int(x) for x in host.page.eval_on_selector_all(
+        "[data-opponent]", "els => els.map(e => e.dataset.pid)")] == [1]
+    assert dmytro.page.evaluate("document.body.dataset.race") in (None, "")
+
+
+def test_the_hosts_tab_closed_mid_race_ends_the_race_for_every_friend_at_once(evening):
+    """N13: the host's page closes (pagehide) mid-race: Bohdan is told at once that
+    the table is closed, and the race ends on his screen with no result."""
+    host, bohdan = evening.host, evening.bohdan
+    tap_stock(bohdan)
+    host.page.wait_for_selector("[data-opponent][data-pid='1'][data-moves='1']")
+    host.page.on("dialog", lambda d: d.accept())   # "leave the page?" — yes
+    host.page.close(run_before_unload=True)
+    bohdan.page.wait_for_selector("#race-screen .race-note[data-race-ended=closed]:not([hidden])",
+                                  timeout=10_000)
+    assert host.name in bohdan.page.text_content("#race-screen .race-note[data-race-ended]")
+    assert bohdan.page.is_disabled("#race-screen [data-action=resign]")
+    tap_stock(bohdan)                            # the race is over here: nothing moves
+    assert moves(bohdan) == "1"
+    shot(bohdan, "host-closed", evening.tag)

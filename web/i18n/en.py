@@ -152,7 +152,9 @@ WORDS: dict[str, str] = {
     "race_again": "Again",
     "race_change_settings": "Change settings",
     "race_wait_host": "The host decides what comes next.",
-    "race_host_gone": "The race table has closed (the host's page went away): the race ended without a result.",
+    "race_host_gone": "{name}'s table has not answered for {s} s: the race has ended here, with no result.",
+    "race_host_closed": "{name} closed the table: the race has ended, with no result.",
+    "race_out_left": "left the table",
     "race_leave_q": "Leave the race? It ends for you.",
     # the race for a screen reader (web/race/news.py) and in the hand
     "race_joined": "{name} joined the table.",
@@ -287,8 +289,6 @@ WORDS: dict[str, str] = {
     "race_unreachable": "Could not reach {host}'s table — you may be on networks that block direct connections; a TURN server in Connection can help.",
     "race_try_again": "Try again",
     "race_reconnecting": "Connection lost — reconnecting… {s} s left to come back.",
-    "race_reconnecting_late": "Connection lost for more than {s} s: the host counts you out of this race. Still trying to reach the table…",
-    "race_gave_up": "{host}'s table has not answered for {n} minutes.",
     "race_other_tab": "You went on at this table in another tab.",
     # issue 20: challenges and the replay viewer (web/challenge.py, web/challenge_sheets.py, web/replay.py)
     "ch_challenge": "Challenge a friend",

@@ -152,7 +152,9 @@ WORDS: dict[str, str] = {
     "race_again": "Ещё раз",
     "race_change_settings": "Изменить настройки",
     "race_wait_host": "Что дальше — решает тот, кто ведёт гонку.",
-    "race_host_gone": "Стол гонки закрылся (страница ведущего пропала) — гонка окончена без результата.",
+    "race_host_gone": "Стол {name} не отвечает уже {s} с — гонка здесь окончена без результата.",
+    "race_host_closed": "Стол {name} закрыт — гонка окончена без результата.",
+    "race_out_left": "больше не за столом",
     "race_leave_q": "Выйти из гонки? Для вас она закончится.",
     # the race for a screen reader (web/race/news.py) and in the hand
     "race_joined": "{name} за столом.",
@@ -287,8 +289,6 @@ WORDS: dict[str, str] = {
     "race_unreachable": "Не удалось добраться до стола {host} — возможно, ваши сети блокируют прямые соединения; поможет TURN-сервер в разделе «Соединение».",
     "race_try_again": "Попробовать ещё",
     "race_reconnecting": "Соединение потеряно — восстанавливаем… {s} с, чтобы вернуться.",
-    "race_reconnecting_late": "Соединения нет больше {s} с: хозяин засчитывает вам выход из этой гонки. Продолжаем пробовать добраться до стола…",
-    "race_gave_up": "Стол {host} не отвечает уже {n} мин.",
     "race_other_tab": "Вы продолжили за этим столом в другой вкладке.",
     # issue 20: challenges and the replay viewer (web/challenge.py, web/challenge_sheets.py, web/replay.py)
     "ch_challenge": "Вызов другу",

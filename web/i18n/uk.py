@@ -152,7 +152,9 @@ WORDS: dict[str, str] = {
     "race_again": "Ще раз",
     "race_change_settings": "Змінити налаштування",
     "race_wait_host": "Що далі — вирішує той, хто веде гонку.",
-    "race_host_gone": "Стіл гонки закрився (сторінка того, хто веде, зникла) — гонку закінчено без результату.",
+    "race_host_gone": "Стіл {name} не відповідає вже {s} с — гонку тут закінчено без результату.",
+    "race_host_closed": "Стіл {name} закрито — гонку закінчено без результату.",
+    "race_out_left": "більше не за столом",
     "race_leave_q": "Вийти з гонки? Для вас вона закінчиться.",
     # the race for a screen reader (web/race/news.py) and in the hand
     "race_joined": "{name} за столом.",
@@ -287,8 +289,6 @@ WORDS: dict[str, str] = {
     "race_unreachable": "Не вдалося дістатися до столу {host} — можливо, ваші мережі блокують прямі з'єднання; допоможе TURN-сервер у розділі «З'єднання».",
     "race_try_again": "Спробувати ще",
     "race_reconnecting": "З'єднання втрачено — відновлюємо… {s} с, щоб повернутися.",
-    "race_reconnecting_late": "З'єднання немає понад {s} с: господар зараховує вам вихід із цих перегонів. Далі пробуємо дістатися до столу…",
-    "race_gave_up": "Стіл {host} не відповідає вже {n} хв.",
     "race_other_tab": "Ви продовжили за цим столом в іншій вкладці.",
     # issue 20: challenges and the replay viewer (web/challenge.py, web/challenge_sheets.py, web/replay.py)
     "ch_challenge": "Виклик другові",

@@ -17,8 +17,16 @@ says what :meth:`tick` reports.
 Decisions (user-visible):
 - Nobody waits for ever: a join not seated within :data:`JOIN_WAIT_S` is
   reported ``unreachable`` (the page says why it may be and offers Try again); a
-  friend whose link drops sees the seconds left of the 60-s grace (N9) while the
-  page reconnects by itself; after :data:`GIVE_UP_S` without an answer it stops.
+  friend whose way to the host is lost (link down, its path lost, or the host
+  silent) sees the seconds left of the 60-s grace as the host counts them (N9,
+  ``Player.grace_left``) while the page reconnects by itself; when the grace has
+  run out the table is ``gone`` (N13: said then, in words that blame nobody; the
+  page still tries, and the host's word, if it comes, is taken); after
+  :data:`GIVE_UP_S` without an answer it stops trying.
+- Leaving is said (N12, N13): Leave sends the seat's last message — a friend's
+  resigns them if racing, else frees the seat; the host's closes the table — and
+  the host's page closing (``pagehide``) closes it too: every friend is told at
+  once (``closed``), and the race ends on their screens with no result.
 - Links-only (no room to come back through): a friend whose link stayed down
   past the grace is told the host's table has gone.
 - Test-only: ``localStorage["kosynka.race.test_speed"]`` (a number), read by the
@@ -28,6 +36,7 @@ Decisions (user-visible):
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any, Callable
 
@@ -67,6 +76,7 @@ class RaceControl:
         self.lost_at: float | None = None       # the friend's link dropped (N9), page s
         self.join_at: float | None = None       # a friend pressed Join (page s)
         self.unreachable = False
+        self._ended: str | None = None          # the player's end we have said
         self._claimed: tuple[int, int] | None = None
         self._speed, self._t0, self._p0 = 1.0, 0.0, 0.0
 
@@ -174,18 +184,20 @@ class RaceControl:
         return self.player is None or self.view() is not None or self.player.error_code is not None
 
     def conn_note(self) -> tuple[str, int] | None:
-        """Our own connection to the table: (state, figure) — ``lost`` with the
-        seconds of grace left, ``late`` (past the grace), ``gone`` (gave up, after
-        so many minutes); None while it is up. (The host's own seat's local link
-        never drops.) Counted out, it is the race's outcome: the screen says it."""
-        if self.player is None or self.lost_at is None:
+        """Our own way to the table: (state, figure) — ``lost`` with the seconds of
+        grace left as the host counts them, ``gone`` (not heard for the whole
+        grace: the figure), ``closed`` (the host closed it); None while it is up.
+        (The host's own seat's local link never drops.) Counted out, it is the
+        race's outcome: the screen says it."""
+        p = self.player
+        if p is None or p.ended == "left":
             return None
-        away = self.now() - self.lost_at
-        if away > GIVE_UP_S:
-            return "gone", int(GIVE_UP_S // 60)
-        if away > GRACE:
-            return "late", int(GRACE)
-        return "lost", max(0, int(GRACE - away))
+        if p.ended in ("closed", "gone"):
+            return p.ended, int(GRACE)
+        if not p.lost:
+            return None
+        left = p.grace_left
+        return "lost", int(GRACE if left is None else math.ceil(left))
 
     # ------------------------------------------------------------ every page
     def act(self, fn: Callable[..., None], *args: Any) -> str | None:
@@ -214,9 +226,9 @@ class RaceControl:
 
     def tick(self) -> set[str]:
         """The timers: the table's (N6, N9), the join's resend, our own link's.
-        Reports ``lost`` (our path just went: say so), ``host_gone`` (links-only:
-        the host's table did not come back within the grace), ``unreachable`` (a
-        join not seated in time)."""
+        Reports ``lost`` (our path just went: say so), ``host_gone`` (the table
+        closed by the host, or not heard for the whole grace: ``Player.ended``),
+        ``unreachable`` (a join not seated in time)."""
         said: set[str] = set()
         if self.host is not None:
             self.host.tick()
@@ -224,9 +236,11 @@ class RaceControl:
         if p is None:
             return said
         p.tick()
-        if self.lost_at is not None and self.table_link is None and self.now() - self.lost_at > GRACE:
-            self.lost_at = None       # links-only: no way back without a new link
+        if p.ended in ("closed", "gone") and self._ended != p.ended:
             said.add("host_gone")
+            if p.ended == "gone" and self.table_link is None:
+                self.lost_at = None   # links-only: no way back without a new link
+        self._ended = p.ended
         link = p.link if self.host is None else None
         steady = getattr(link, "steady", None) if link is not None and link.connected else None
         if steady is False and self.lost_at is None:     # the path is gone: say so at once
@@ -277,12 +291,27 @@ class RaceControl:
         p, t = self.player, self.table_link
         return t is not None and p is not None and (table, pid) == (t.table, p.pid)
 
-    def leave(self) -> None:
-        """Off the table: every link closed, nothing of it kept but the memory."""
+    def closing(self) -> None:
+        """The page goes (``pagehide``): the host's table closes for everyone (N13);
+        a friend's seat keeps its grace (its tab may come back, N9)."""
+        if self.host is not None:
+            self.host.close()
+
+    def leave(self, say: bool = True) -> None:
+        """Off the table: said (``say``; N12, N13: the seat's last message, the
+        host's closes the table, and our seat forgotten) — not when another tab
+        took the seat over —, every link closed (a channel sends what it holds
+        first), nothing of it kept but the memory."""
+        p = self.player
+        if say and p is not None and p.pid is not None and not p.done:
+            p.on_change = lambda: None        # leaving: nothing to remember or repaint
+            p.leave()
+            if self.table_link is not None:
+                self.store.forget_seat(self.table_link.table)
         for conn in list(self.host.conns.values()) if self.host is not None else ():
             conn.link.close()
-        if self.player is not None and self.player.link is not None:
-            self.player.link.close()
+        if p is not None and p.link is not None:
+            p.link.close()
         self.host = self.player = self.invite = self.table_link = None
-        self.join_at = self.lost_at = self._claimed = None
+        self.join_at = self.lost_at = self._claimed = self._ended = None
         self.unreachable = False

@@ -26,11 +26,9 @@ from typing import Callable
 
 import js
 
-from kosynka.race.table import GRACE
 from kosynka.race.transport import Link
 from web.dom import JsObject
 from web.race import lobby, signal
-from web.race.control import GIVE_UP_S
 from web.race.markup import Html
 from web.race.shell import PageShell
 from web.race.signal import Invite, Table
@@ -128,10 +126,10 @@ class FriendSide:
             return None
         state, n = note
         host, tr = self.control.host_name(), self.page.tr
-        if state == "gone":
-            return state, tr("race_gave_up", host=host, n=int(GIVE_UP_S // 60))
-        if state == "late":
-            return state, tr("race_reconnecting_late", s=int(GRACE))
+        if state == "closed":
+            return state, tr("race_host_closed", name=host)
+        if state == "gone":                  # it may be our network: it blames nobody
+            return state, tr("race_host_gone", name=host, s=n)
         return state, tr("race_reconnecting", s=n)
 
     # ------------------------------------------------------------ other tabs, a reload

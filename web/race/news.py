@@ -129,6 +129,10 @@ def told(lang: str, events: list[Json], view: Json | None) -> list[str]:
             continue                      # said with the end, in one sentence
         elif kind == "ended":
             out += _end(lang, view)
+        elif kind == "closed":            # our Player's own news of the host (N13)
+            out.append(_say(lang, "race_host_closed", name=name))
+        elif kind == "gone":
+            out.append(_say(lang, "race_host_gone", name=name, s=int(GRACE)))
     return out
 
 

@@ -98,6 +98,7 @@ class RacePage:
         self.hosting = HostSide(self)
         self.friend = FriendSide(self)
         on(window, "beforeunload", self.hosting.on_beforeunload)
+        on(window, "pagehide", lambda ev: self.control.closing())   # N13: the host's table closes
 
     # ------------------------------------------------------------ small things
     def tr(self, key: str, **kw: object) -> str:
@@ -272,11 +273,11 @@ class RacePage:
     # ------------------------------------------------------------ time and repaint
     def tick(self) -> None:
         said = self.control.tick()
-        if "host_gone" in said:
-            if self._screen is not None:
-                self._screen.host_gone()
-            else:
-                self.app.toast(self.tr("race_host_gone"), 8000)
+        if "host_gone" in said and (self._screen is None or self._screen.root.hidden):
+            why, words = self.friend.conn_note() or ("gone", "")   # (a race screen says it)
+            self.app.toast(words, 8000)
+            if why == "closed":        # N13: a lobby closed by its host is left
+                self.leave()
         if self.net.tick():
             self.changed()
         if "lost" in said:
@@ -439,7 +440,7 @@ class RacePage:
 
     def _forget_and_leave(self) -> None:
         self.store.keep_tab_seat(None)
-        self.leave()
+        self.leave(say=True)
 
     # ------------------------------------------------------------ connection settings
     def save_net(self, servers: list[ice.Server]) -> None:
@@ -474,9 +475,10 @@ class RacePage:
         elif self._screen is not None:
             self._screen.on_key(ev)
 
-    def leave(self) -> None:
+    def leave(self, say: bool = False) -> None:
+        """Off the table; ``say``: the player's own Leave, said first (N12, N13)."""
+        self.control.leave(say)        # over the links still open: they close after it
         self.net.close()
-        self.control.leave()
         if self._interval is not None:
             window.clearInterval(self._interval)
         self.mode = self._interval = None

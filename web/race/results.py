@@ -49,9 +49,9 @@ def mini_table(pid: int, name: str, pos: Position) -> Html:
               el("div", {"class": "mini-top"}, *top), el("div", {"class": "mini-cols"}, *cols))
 
 
-def results(lang: str, v: Json, gone: bool) -> Html:
+def results(lang: str, v: Json, gone: str) -> Html:
     """The results sheet of a race that is over (``v["standings"]`` set); ``gone``:
-    the host's table went (a friend's page, N9)."""
+    the words of the host's table closed or gone (a friend's page, N13)."""
     result = v["outcome"]["result"] if v["outcome"] else None
     scores = {p["pid"]: p["score"] for p in v["players"]}
     rows = [el("tr", None, el("th", None, "#"), el("th", None, tr(lang, "race_player")),
@@ -81,7 +81,7 @@ def results(lang: str, v: Json, gone: bool) -> Html:
            if v["end"] else "")
         + el("table", {"class": "standings"}, *rows)
         + ("" if can["change_settings"] else el("p", {"class": "help"}, tr(lang, "race_wait_host")))
-        + (el("p", {"class": "error"}, tr(lang, "race_host_gone")) if gone else "")
+        + (el("p", {"class": "error"}, gone) if gone else "")
         + el("div", {"class": "minis"}, *minis)
         + buttons(lang, ("leave", "race_leave"),
                   ("change-settings", "race_change_settings") if can["change_settings"] else None,

@@ -138,7 +138,7 @@ class RaceScreen:
         self.v_at = 0.0              # race clock when the view was taken
         self.shown: tuple[int, int] | None = None
         self.results_key: tuple[Any, ...] | None = None
-        self.gone = False
+        self.gone = ""               # the host's table closed or gone: the words (N13)
         self.warned: int | None = None  # the race whose last minute was said
         self.news_until = 0.0
 
@@ -147,8 +147,13 @@ class RaceScreen:
         game: Game | None = self.control.game()
         return game
 
+    def can(self) -> Json:
+        """What we may do: the view's word, nothing once the host's table is gone."""
+        can: Json = (self.v or {}).get("can") or {}
+        return {k: False for k in can} if self.gone else can
+
     def locked(self) -> bool:
-        return not (self.v and self.v["can"]["move"])
+        return not self.can().get("move")
 
     def outcome(self) -> str:
         return strip.outcome(self.v)
@@ -174,14 +179,15 @@ class RaceScreen:
         self.show_own(animate=not first)
         self.show_strip()
         self.show_offer()
-        _set_html(self.panel, strip.panel(lang, v["can"], self.control.host is not None))
+        _set_html(self.panel, strip.panel(lang, self.can(), self.control.host is not None))
         self.show_results()
 
     def hide(self) -> None:
         self.root.hidden = True
         self.results_root.hidden = True
         self.v = self.shown = self.results_key = None
-        self.gone = False
+        self.gone = ""
+        self.note.removeAttribute("data-race-ended")
         self.news.hidden = True
 
     def measure(self) -> None:
@@ -274,8 +280,8 @@ class RaceScreen:
 
     def tick(self) -> None:
         v = self.v
-        if v is None or self.root.hidden:
-            return
+        if v is None or self.root.hidden or self.gone:
+            return                      # (the race has ended here: its clock stops)
         if not self.news.hidden and self.control.clock() > self.news_until:
             self.news.hidden = True
         if any(p["away"] is not None for p in v["players"]):
@@ -291,10 +297,17 @@ class RaceScreen:
                 self.app.view.say(tr(self.app.lang, "race_last_minute"))
 
     def show_conn(self, note: tuple[str, str] | None) -> None:
-        """Our own connection's state over the table (``data-race-note``)."""
-        if self.root.hidden or self.gone:
-            return
+        """Our own way to the table over it (``data-race-note``): lost, with the
+        grace left; closed or gone (N13), the race ends here (:meth:`host_gone`)."""
+        if self.root.hidden:
+            return                      # (the page toasts it over a lobby)
         state = note[0] if note else ""
+        if note and state in ("closed", "gone"):
+            if self.gone != note[1]:
+                self.host_gone(note[1], state)
+            return
+        if self.gone:
+            self.host_back()
         conn = self.conn
         if conn.getAttribute("data-race-note") != state or (note and conn.textContent != note[1]):
             if note:
@@ -304,16 +317,28 @@ class RaceScreen:
                 conn.removeAttribute("data-race-note")
             conn.hidden = note is None
 
-    def host_gone(self) -> None:
-        """N9 from the friend's side: the host's table did not come back in time."""
-        self.gone = True
-        words = tr(self.app.lang, "race_host_gone")
-        self.app.view.say(words)
-        if self.v is not None and not self.root.hidden:
+    def host_gone(self, words: str, why: str) -> None:
+        """N13 from a friend's side: the host closed the table (``why`` closed), or
+        it has not been heard for the whole grace (N9; gone) — ``words`` say
+        which; the race ends here with no result (the news line has said it):
+        the note says it (``data-race-ended``), nothing can be played or sent."""
+        self.gone = words
+        self.note.setAttribute("data-race-ended", why)
+        self.conn.hidden = self.news.hidden = True     # the note says it all now
+        self.conn.removeAttribute("data-race-note")
+        if self.v is not None:
             self.show_note(bool(self.table.hidden))
             self.input.deselect()
-        else:
-            self.app.toast(words, 8000)
+            _set_html(self.panel, strip.panel(self.app.lang, self.can(), self.control.host is not None))
+            self.show_results()
+
+    def host_back(self) -> None:
+        """The host answered after all (our own network was down past the grace):
+        its word stands — the race as it holds it."""
+        self.gone = ""
+        self.note.removeAttribute("data-race-ended")
+        if self.v is not None:
+            self.show(self.v)
 
     # ------------------------------------------------------------ input
     def on_click(self, ev: JsObject) -> None:

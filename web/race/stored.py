@@ -163,6 +163,12 @@ class RaceStore:
             seats.pop(old)
         self._set(self.local, RACE_SEATS_KEY, json.dumps(seats))
 
+    def forget_seat(self, table: int) -> None:
+        """We left ``table`` (N12): its link opened again is a newcomer's."""
+        seats = self._json(self.local, RACE_SEATS_KEY, {})
+        if isinstance(seats, dict) and seats.pop(str(table), None) is not None:
+            self._set(self.local, RACE_SEATS_KEY, json.dumps(seats))
+
     # ------------------------------------------------------------ invites answered
     def used(self, key: str) -> bool:
         """This browser answered the invite ``key`` already."""

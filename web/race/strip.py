@@ -45,11 +45,12 @@ def time_left(v: Json | None, elapsed: float) -> float | None:
     return float(max(0.0, v["ends_in"] - (elapsed if v["phase"] == RACING else 0)))
 
 
-def note(lang: str, v: Json, watching: bool, gone: bool) -> tuple[str, str | None]:
-    """The note over the table: (words, ``data-out``) — the host's table gone, you
-    watch, or you are out of a race that goes on (resigned, counted out)."""
+def note(lang: str, v: Json, watching: bool, gone: str) -> tuple[str, str | None]:
+    """The note over the table: (words, ``data-out``) — the host's table closed or
+    gone (``gone``: its words), you watch, or you are out of a race that goes on
+    (resigned, counted out)."""
     if gone:
-        return tr(lang, "race_host_gone"), None
+        return gone, None
     if watching:
         return tr(lang, "race_watching_note"), None
     out = v["outcome"]["result"]
@@ -71,7 +72,9 @@ def strip(lang: str, v: Json, state: str, elapsed: float, clock: str, moves: int
         away = None if p["away"] is None else max(0, int(p["away"] - elapsed + 0.999))
         marks = "" if away is None else " ⚡ " + tr(lang, "race_away_s", s=away)
         said = tr(lang, "race_opp", name=p["name"], f=p["foundation"], u=p["face_up"], m=p["moves"])
-        if p["status"] in ("resigned", "lost", "won", "draw") or not p["connected"]:
+        if p.get("left"):                      # said Leave (N12): resigned if racing
+            said += ", " + tr(lang, "race_out_left")
+        elif p["status"] in ("resigned", "lost", "won", "draw") or not p["connected"]:
             said += ", " + (tr(lang, "race_dropped") if not p["connected"] else
                             tr(lang, "race_out_resigned" if p["out"] == "resigned" else
                                "race_why_counted_out" if p["out"] == "dropped" else
@@ -79,7 +82,8 @@ def strip(lang: str, v: Json, state: str, elapsed: float, clock: str, moves: int
         chips.append(el("li", {"data-opponent": True, "data-pid": p["pid"], "data-seat": p["seat"],
                                "data-foundation": p["foundation"], "data-faceup": p["face_up"],
                                "data-moves": p["moves"], "data-status": p["status"],
-                               "data-connected": "yes" if p["connected"] else "no"},
+                               "data-connected": "yes" if p["connected"] else "no",
+                               "data-left": "yes" if p.get("left") else None},
                         el("span", {"class": "sr-only"}, said),
                         el("span", {"class": "who", "aria-hidden": "true"}, p["name"] + marks),
                         el("span", {"class": "nums", "aria-hidden": "true"},
