@@ -21,7 +21,8 @@ class Watching:
         self._viewer: ReplayViewer | None = None
 
     def _say(self, key: str, **kw: object) -> str:
-        return t(self.app.lang, key).format(**kw)
+        text = t(self.app.lang, key)
+        return text.format(**kw) if kw else text
 
     @property
     def viewer(self) -> ReplayViewer:
