@@ -282,8 +282,8 @@ class App:
     def on_key(self, ev: JsObject) -> None:
         if self.dialogs.is_open:
             self.dialogs.on_key(ev)
-        elif self.challenges.viewing:
-            self.challenges.on_key(ev)
+        elif self.challenges.watching.viewing:
+            self.challenges.watching.on_key(ev)
         elif self.race.active:
             self.race.on_key(ev)
         else:

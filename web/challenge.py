@@ -2,39 +2,15 @@
 friend's game, the answer and the results — over any network or none, with no
 server: the links carry the games, and ``kosynka.challenge`` checks each one by
 replaying it. This module shows and asks; the sheets' HTML is
-``web.challenge_sheets``, the viewer ``web.replay``.
+``web.challenge_sheets``, the viewer ``web.challenge_watch`` (over ``web.replay``).
 
 Routes: a page opened on ``#challenge=<code>`` (or an address changed to one)
 checks the code first; the hash is then put back to the deal on the table.
 
-Decisions (user-visible):
-- "Challenge a friend" (win sheet, Menu — during or after any game, won or
-  not) makes a link of the game on the table as it stands: its whole action
-  list and the time so far, under the player's name (the race's, one name per
-  device). Each link made is kept in the device's list of challenges, which
-  collects the answers that come back.
-- Opening a challenge shows who did what on which deal (from the replay), the
-  rule of who wins, that the time is as reported, and Play it. Playing it puts
-  the player's own game in progress aside (``kosynka.challenge.kept``) and deals
-  the same deal from the start; a strip over the table says whose challenge it
-  is, with End. Undo, hints and Finish work as in any game (the solver's help
-  is carried in the answer). A win — or End, or anything that would leave the
-  game (New deal, Restart, a link) — ends the challenge: the player's own game
-  comes back on the table at once, and the results sheet shows both games side
-  by side, who won, and the answer link to send back.
-- A reload in the middle of a challenge continues it (the saved game carries
-  the challenge); the game put aside waits.
-- An answer opened on the challenger's device is checked, kept with its
-  challenge (once), and shown with the challenger's game and every answer
-  received so far. An answer to a challenge this device does not know is shown
-  on its own.
-- A link that cannot be used says why (its own message for each fault) and
-  changes nothing: no game left, nothing recorded.
-- Watch (any game in the results) opens the viewer; closing it brings the
-  sheet back. "Show me a way to win" (Menu, and the verdict sheet when the
-  solver finds no path from where the player is) plays the solver's line of a
-  verified deal from the start; a game not won yet then counts as finished
-  with help (no record, F2).
+Decisions (user-visible) are written once, in ``docs/challenge.md``: the link,
+the offer, playing it with the player's own game put aside, the results, a
+refused link, Watch and Show me a way to win (``web.challenge_watch``). The
+interfaces to the app and the solo game are ``web.challenge_needs``.
 
 DOM contract: ``document.body.dataset.challenge`` is ``offered`` (the offer is
 open), ``playing``, ``done`` (the results are shown) or ``refused``, and absent
@@ -45,10 +21,9 @@ the sheets' contract is in ``web.challenge_sheets``.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import Any, Callable
 
 import js
 
@@ -59,70 +34,17 @@ from kosynka.challenge import (
     check,
     link,
     pack,
-    replay,
 )
 from kosynka.challenge_book import Book, Made, Taken
 from kosynka.game import Game, SaveError
 from kosynka.names import NAME_MAX, InvalidNameError, check_name
-from kosynka.position import Rules
 from web import challenge_sheets as cs
 from web import store
-from web.dom import JsObject, Listeners, document, fill, h, nil, window
+from web.challenge_needs import Page
+from web.challenge_watch import Watching
+from web.dom import JsObject, document, fill, h, nil, window
 from web.i18n import t
-from web.replay import ReplayViewer
 from web.store import RACE_NAME_KEY
-
-if TYPE_CHECKING:
-    from web.dialogs import Dialogs
-    from web.input import TableInput
-    from web.modes import Mode
-    from web.solve import SolverClient
-    from web.store import Settings, Store
-    from web.view import TableView
-
-
-class SoloTable(Protocol):
-    """What the challenge needs of the solo game (``web.solo.Solo``): the game on
-    the table and its deal's facts, putting a game there, leaving one. The code
-    of the challenge whose game is on the table, ``challenge``, is written here
-    and saved with the game by Solo; Solo asks the challenge back only through
-    ``web.solo.ChallengeSide``."""
-
-    game: Game | None
-    daily: str | None
-    mark: str
-    recorded: bool
-    challenge: str | None
-
-    def set_game(self, game: Game, daily: str | None = None, save: bool = True,
-                 mark: str | None = None, recorded: bool = False) -> None: ...
-    def in_progress(self) -> bool: ...
-    def abandon_current(self) -> None: ...
-    def cancel_finish(self) -> None: ...
-    def show_link(self) -> None: ...
-    def save(self) -> None: ...
-    def rules_from_settings(self) -> Rules: ...
-
-
-class Page(Protocol):
-    """What the challenge needs of the page's root (``web.app.App``)."""
-
-    lang: str
-    tab: str
-    mode: Mode
-    settings: Settings
-    listeners: Listeners
-    store: Store
-    view: TableView
-    input: TableInput
-    dialogs: Dialogs
-    solver: SolverClient
-
-    @property
-    def solo(self) -> SoloTable: ...
-
-    def toast(self, text: str, ms: int = ...) -> None: ...
-    def hide_toast(self) -> None: ...
 
 BOOK_KEY = "kosynka.challenges"
 KEPT_KEY = "kosynka.challenge.kept"
@@ -149,7 +71,7 @@ class ChallengePage:
         self.playing: Checked | None = None   # the challenge on the table
         self.made: Checked | None = None      # the link shown in the "challenge" sheet
         self.results: Results | None = None   # what the results sheet shows
-        self._viewer: ReplayViewer | None = None
+        self.watching = Watching(app)  # Watch and Show me a way to win (web.challenge_watch)
         self._quiet_close = False
         self._pending: Results | None = None  # a challenge won while the page was away
         self._listed: tuple[list[Made], list[Taken]] = ([], [])  # the list sheet's entries
@@ -165,18 +87,6 @@ class ChallengePage:
     def tr(self, key: str, **kw: object) -> str:
         text = t(self.app.lang, key)
         return text.format(**kw) if kw else text
-
-    @property
-    def viewer(self) -> ReplayViewer:
-        """The viewer, made when first opened (its table is only built then)."""
-        if self._viewer is None:
-            app = self.app
-            self._viewer = ReplayViewer(app.listeners, app.view, lambda: app.solo.game)
-        return self._viewer
-
-    @property
-    def viewing(self) -> bool:
-        return self._viewer is not None and self._viewer.active
 
     def state(self, value: str | None) -> None:
         """``body[data-challenge]``."""
@@ -560,7 +470,7 @@ class ChallengePage:
         elif action == "challenge-open":
             self.open_entry(str(btn.dataset.entry))
         elif action == "show-way":
-            self.ask_way()
+            self.watching.ask_way()
 
     def closed(self, kind: str | None) -> None:
         """A sheet closed (``web.dialogs``): an offer not taken, results seen."""
@@ -577,54 +487,9 @@ class ChallengePage:
         self.app.dialogs.close()
         self._quiet_close = False
 
-    # ------------------------------------------------------------ the viewer
     def watch(self, i: int) -> None:
         results = self.results
         if results is None or not 0 <= i < len(results.rows):
             return
-        ch = results.rows[i].game.challenge
         self._close_quietly()
-        self.viewer.open(self.app.lang, self.tr("ch_v_game", name=ch.name),
-                         replay(ch.number, ch.rules, ch.actions),
-                         list(ch.actions), ch.name, on_close=lambda: self.show_results(results))
-
-    def ask_way(self) -> None:
-        """Show me a way to win: the solver's line of this deal from the start; a
-        game not won yet then counts as finished with help (F2)."""
-        app = self.app
-        g = app.solo.game
-        if g is None or app.mode.value not in ("ready", "won"):
-            return
-        if g.moves and not g.is_won and not g.assisted:
-            app.dialogs.ask(app.lang, self.tr("ch_way_q"), self._way)
-        else:
-            app.dialogs.close()
-            self._way()
-
-    def _way(self) -> None:
-        asyncio.ensure_future(self.show_way())
-
-    async def show_way(self) -> None:
-        app, solo = self.app, self.app.solo
-        g = solo.game
-        if g is None or g.number is None:
-            return
-        if not g.is_won:
-            g.assisted = True  # the solution seen: this game sets no record
-            solo.save()
-        app.toast(self.tr("thinking"), 60_000)
-        app.solver.stop_preparing()
-        res = await app.solver.finish(g.start)
-        app.hide_toast()
-        app.solver.prepare_next(solo.rules_from_settings())
-        if solo.game is not g:
-            return
-        if res is None or res.result != "won":
-            app.toast(self.tr("ch_no_way"), 4000)
-            return
-        moves = list(res.moves)
-        self.viewer.open(app.lang, self.tr("ch_way_title"), replay(g.number, g.rules, moves), moves,
-                         self.tr("ch_solver"))
-
-    def on_key(self, ev: JsObject) -> None:
-        self.viewer.on_key(ev)
+        self.watching.watch(results.rows[i].game.challenge, lambda: self.show_results(results))

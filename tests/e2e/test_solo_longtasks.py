@@ -2,9 +2,9 @@
 (``performance.mark('kosynka:start')``, once the Python runtime is up) through a
 Finish pressed before the solver worker is up and New deal:
 
-* asserted — what the page decides: the Finish waits for the worker and runs
-  its search there, no solver slice runs on the page meanwhile, and the table
-  stays the player's;
+* asserted — what the page decides: the Finish does not wait for the worker
+  (issue 32 item 6: a first visit's Finish waited 13.7 s for it) but searches on
+  the page in slices, and the table stays the player's;
 * printed — the Long Tasks API figures (the aim: no task over 50 ms). They are
   wall-clock: on this shared machine (load average above 20 on 2 cores) a short
   task is stretched past 50 ms by the scheduler, so, as with issue 9 item 7, the
@@ -34,8 +34,8 @@ def run(page, base_url, wait_ready, address):
     page.click("[data-action=confirm]")
     page.wait_for_selector("#verdict, #win-moves", timeout=90_000)
     stats = page.evaluate("window.kosynkaSolverStats")
-    assert stats["finish_where"] == "worker", stats  # it waited for the worker
-    assert stats["finish_page_slices"] == 0, stats  # and searched nothing on the page meanwhile
+    assert stats["finish_where"] == "page", stats  # it did not wait for the worker
+    assert stats["finish_page_slices"] > 0, stats  # but searched in slices on the page
     page.click("#sheet [data-action=again]")  # New deal from the verdict or the win sheet
     page.wait_for_function(f"document.body.dataset.deal !== '{deal}'", timeout=60_000)
     page.click("[data-action=new]")  # and one more, from the panel (no move: no question)
