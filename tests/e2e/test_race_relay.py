@@ -62,7 +62,8 @@ def players(mdns_browser, server, relay):
     settings point at the test relay (or ``relays``) with no ICE server."""
     made = []
 
-    def make(name: str, relays: list[str] | None = None, relay_only: bool = False) -> Seat:
+    def make(name: str, relays: list[str] | None = None, relay_only: bool = False,
+             webrtc: bool = True) -> Seat:
         ctx = mdns_browser.new_context(**PHONE)
         ctx.foreign = []
         ctx.on("request", lambda req: ctx.foreign.append(req.url)
@@ -75,6 +76,8 @@ def players(mdns_browser, server, relay):
             % (json.dumps(json.dumps(relays or [relay])), json.dumps(name))
             # a page that makes no direct connection: it races through the relays
             + ("localStorage.setItem('kosynka.race.test_relay_only', '1');" if relay_only else ""))
+        if not webrtc:     # a browser without WebRTC (a privacy setting, a build without it)
+            ctx.add_init_script("delete window.RTCPeerConnection; delete window.webkitRTCPeerConnection;")
         page = ctx.new_page()
         page.errors = []
         page.on("pageerror", lambda e: page.errors.append(str(e)))
@@ -227,6 +230,30 @@ def test_a_friend_who_opens_the_link_a_minute_later_is_seated(players):
     open_lobby(host)
     opened = time.monotonic()
     url = table_link(host)
+    _without_webrtc(players, host, url)       # (meanwhile: it makes no direct connection)
     time.sleep(max(0.0, 62 - (time.monotonic() - opened)))   # the minute (not a sync)
-    took = join_table(friend, url, 1, timeout=45_000)
+    took = join_table(friend, url, 2, timeout=45_000)
     print(f"\nFIGURE Join a minute after the table opened, the host offering: seated in {took:.2f} s")
+
+
+def _without_webrtc(players, host: Seat, url: str) -> None:
+    """Issue 30 item 8: a browser without ``RTCPeerConnection`` opens the table link:
+    nothing throws, it says it cannot connect directly, it is seated through the
+    relay; Leave returns it to a whole solo table, where a move is made."""
+    oleh = players("Oleh", webrtc=False)
+    p = oleh.page
+    p.goto(url)
+    p.wait_for_selector("#race [data-no-webrtc]")
+    p.click("#race [data-action=join]")
+    t0 = time.perf_counter()
+    p.wait_for_selector("#race li[data-you][data-pid='1']", state="attached")
+    print(f"\nFIGURE without WebRTC: Join → seated through the relay {time.perf_counter() - t0:.2f} s")
+    host.page.wait_for_selector("#race li[data-pid='1'][data-connected=yes]")
+    p.click("#race [data-action=leave]")
+    host.page.wait_for_selector("#race li[data-pid='1']", state="detached")   # said (N12)
+    p.wait_for_selector("#race", state="hidden")
+    box = p.locator("#table").bounding_box()
+    assert box and box["height"] > 300, box              # the solo table is whole
+    p.locator('[data-pile="stock"]').click(position={"x": 8, "y": 6})
+    p.wait_for_function("document.getElementById('moves').textContent === '1'")
+    assert p.errors == [], p.errors

@@ -28,7 +28,7 @@ import js
 
 from kosynka.race.transport import Link
 from web.dom import JsObject
-from web.race import lobby, signal
+from web.race import lobby, rtc, signal
 from web.race.markup import Html
 from web.race.shell import PageShell
 from web.race.signal import Invite, Table
@@ -195,4 +195,4 @@ class FriendSide:
         error = None if p is None or p.error is None else (
             page.tr("race_table_full") if p.error_code == "table/full" else p.error)
         return lobby.invite_join(lang, c.invite, self.store.name(), self.net.reply_url,
-                                 page.share(), p is not None and p.connected, error)
+                                 page.share(), p is not None and p.connected, error, rtc.webrtc())

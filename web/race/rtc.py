@@ -59,6 +59,12 @@ def to_js(value: Any) -> JsObject:
     return js.JSON.parse(json.dumps(value))
 
 
+def webrtc() -> bool:
+    """This browser has WebRTC (a privacy setting, such as Firefox's
+    ``media.peerconnection.enabled``, or a build may leave it out: issue 30 item 8)."""
+    return hasattr(js, "RTCPeerConnection")
+
+
 async def new_peer(servers: list[ice.Server] | None = None) -> JsObject:
     """A fresh peer connection with these RTCIceServers (``web.race.ice``; none =
     host candidates only)."""
