@@ -6,7 +6,9 @@ what runs past the end, the actions' bit packing, the rules' byte and base64url
 from __future__ import annotations
 
 import base64
+from functools import partial
 
+from .bytereader import ByteReader
 from .errors import KosynkaError
 from .rules import Rules
 
@@ -35,20 +37,11 @@ def to_varint(n: int) -> bytes:
             return bytes(out)
 
 
-class Reader:
+class Reader(ByteReader):
+    """A code's fields; a refusal is a ``challenge/damaged`` :class:`ChallengeError`."""
+
     def __init__(self, data: bytes) -> None:
-        self.data = data
-        self.pos = 0
-
-    def raw(self, n: int) -> bytes:
-        if self.pos + n > len(self.data):
-            raise ChallengeError("challenge/damaged", "a field runs past the end")
-        out = self.data[self.pos:self.pos + n]
-        self.pos += n
-        return out
-
-    def byte(self) -> int:
-        return self.raw(1)[0]
+        super().__init__(data, partial(ChallengeError, "challenge/damaged"))
 
     def varint(self, limit: int) -> int:
         """A LEB128 number below ``limit`` in its shortest form."""
@@ -60,9 +53,9 @@ class Reader:
             if not b & 0x80:
                 break
             if shift > 70:
-                raise ChallengeError("challenge/damaged", "a number is too long")
+                raise self.error("a number is too long")
         if n >= limit or (b == 0 and shift > 7):
-            raise ChallengeError("challenge/damaged", "a number is out of range")
+            raise self.error("a number is out of range")
         return n
 
 

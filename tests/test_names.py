@@ -3,7 +3,7 @@ error code, read by the race (as RaceError name/bad) and the challenge alike."""
 import pytest
 
 from kosynka import KosynkaError
-from kosynka.names import NAME_MAX, InvalidNameError, check_name
+from kosynka.names import NAME_MAX, InvalidNameError, check_name, numbered
 from kosynka.race.table import RaceError
 from kosynka.race.table import check_name as race_check_name
 
@@ -23,3 +23,20 @@ def test_a_bad_name_is_refused_with_its_own_code(name, why):
     with pytest.raises(RaceError) as r:               # the race says it in its own words
         race_check_name(name)
     assert (r.value.code, r.value.detail) == ("name/bad", e.value.detail)
+
+
+@pytest.mark.parametrize("name, taken, out", [
+    ("Player", [], "Player"),
+    ("Player", ["Anna"], "Player"),
+    ("Player", ["Player"], "Player 2"),
+    ("Player", ["Player", "Player 2"], "Player 3"),
+    ("Player", ["Player", "Player 3"], "Player 2"),          # the smallest free number
+    (" player ", ["Player"], "player 2"),                     # case and spaces do not tell apart
+    ("Игрок", ["ИГРОК", "игрок 2"], "Игрок 3"),
+    ("x" * NAME_MAX, ["x" * NAME_MAX], "x" * (NAME_MAX - 2) + " 2"),   # fits in 24
+    ("x" * 21 + " yz", ["x" * 21 + " yz"], "x" * 21 + " 2"),          # no space before the cut
+])
+def test_a_name_in_use_at_a_table_is_numbered(name, taken, out):
+    """Issue 32 item 5: unnamed players ("Player" in the page's language) and
+    any name typed twice get "Name 2", "Name 3"…, still a valid name."""
+    assert numbered(name, taken) == out == check_name(out)

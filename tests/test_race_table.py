@@ -66,6 +66,18 @@ def test_names_are_any_unicode_kept_as_given(name):
     assert row(t.view(pid), pid)["name"] == name
 
 
+def test_unnamed_players_are_numbered_at_the_table():
+    """Issue 32 item 5: everyone who skips the name sends the page's word for one
+    ("Player", "Гравець"); the table numbers a name in use (kosynka.names.numbered)."""
+    t = Table("Player", 0.0)
+    pids = [t.join(name, 0.0) for name in ("Player", "player", "Гравець", "Гравець", "Anna")]
+    names = [row(t.view(HOST), pid)["name"] for pid in (HOST, *pids)]
+    assert names == ["Player", "Player 2", "player 3", "Гравець", "Гравець 2", "Anna"]
+    t.leave(pids[0], 1.0)                   # a name freed is given again
+    again = t.join("Player", 1.0)
+    assert row(t.view(HOST), again)["name"] == "Player 2"
+
+
 @pytest.mark.parametrize("name", ["", "   ", "a" * 25, "tab\there", "bell\x07", "\ud800", None, 7])
 def test_names_too_long_blank_or_with_control_characters_are_refused(name):
     t, _ = lobby(0)

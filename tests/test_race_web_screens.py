@@ -5,12 +5,13 @@ the DOM contract the e2e tests rely on, and every peer text as text."""
 from __future__ import annotations
 
 import re
+from html import unescape
 
 import pytest
 
 from kosynka.race import Host, Player
 from kosynka.race.memory import Network
-from web.race import lobby, results, strip
+from web.race import lobby, news, results, strip
 from web.race.markup import Html, el
 from web.race.signal import CodeError, Table
 
@@ -135,6 +136,27 @@ def test_the_strip_offer_and_panel(table):
     panel = strip.panel("en", anna.view["can"], True)
     assert 'data-action="invite"' in panel and 'data-action="invite"' not in strip.panel(
         "en", boris.view["can"], False)
+
+
+def test_a_draw_offer_is_said_once_on_the_race_screen(table):
+    """Issue 32 item 5: the offer under the table and the news line over it do
+    not both say it (N7); the live region still hears every sentence."""
+    net, host, anna, boris = race(table)
+    anna.take_events(), boris.take_events()
+    boris.offer_draw()
+    net.run()
+    for p, words in ((anna, f"{EVIL} offers a draw."), (boris, "Draw offered; waiting for the answers.")):
+        said = news.told("en", p.take_events(), p.view)
+        assert words in said                                  # the live region's
+        bar = strip.offer("en", p.view)
+        assert bar is not None and strip.offer_words("en", p.view) == words
+        screen = news.line(said, [strip.offer_words("en", p.view)]) + " " + html_text(bar[1])
+        assert screen.count(words) == 1, screen
+
+
+def html_text(html: str) -> str:
+    """The text a browser shows of ``html``."""
+    return unescape(re.sub(r"<[^>]*>", " ", html))
 
 
 def test_the_results(table):

@@ -26,6 +26,7 @@ from typing import Any, Callable
 import kosynka.race.views as views
 
 from ..game import Game
+from ..names import numbered
 from ..position import IllegalMoveError, InvalidMoveError, Position, Rules
 from .standings import outcome, progress, rank, shown, time_up
 from .terms import (
@@ -87,9 +88,10 @@ class Table:
     # ----------------------------------------------------------- members
     def join(self, name: object, now: float) -> int:
         """A newcomer: seated while the lobby has room (N1), else a spectator
-        (at most :data:`MAX_WATCHERS`; past that ``table/full``)."""
+        (at most :data:`MAX_WATCHERS`; past that ``table/full``). A name in use
+        at the table is numbered ("Player 2", :func:`kosynka.names.numbered`)."""
         self._advance(now)
-        name = check_name(name)
+        name = numbered(check_name(name), (m.name for m in self.members.values()))
         seat = self._free_seat() if self.phase == LOBBY and len(self.seated()) < MAX_SEATS else None
         if seat is None and len(self.members) - len(self.seated()) >= MAX_WATCHERS:
             raise RaceError("table/full", f"the table is full ({MAX_SEATS} seated, "

@@ -62,7 +62,7 @@ def players(mdns_browser, server, relay):
     settings point at the test relay (or ``relays``) with no ICE server."""
     made = []
 
-    def make(name: str, relays: list[str] | None = None) -> Seat:
+    def make(name: str, relays: list[str] | None = None, relay_only: bool = False) -> Seat:
         ctx = mdns_browser.new_context(**PHONE)
         ctx.foreign = []
         ctx.on("request", lambda req: ctx.foreign.append(req.url)
@@ -72,7 +72,9 @@ def players(mdns_browser, server, relay):
             "localStorage.setItem('kosynka.race.relays', %s);"
             "localStorage.setItem('kosynka.race.ice', '[]');"
             "localStorage.setItem('kosynka.race.name', %s);"
-            % (json.dumps(json.dumps(relays or [relay])), json.dumps(name)))
+            % (json.dumps(json.dumps(relays or [relay])), json.dumps(name))
+            # a page that makes no direct connection: it races through the relays
+            + ("localStorage.setItem('kosynka.race.test_relay_only', '1');" if relay_only else ""))
         page = ctx.new_page()
         page.errors = []
         page.on("pageerror", lambda e: page.errors.append(str(e)))
@@ -122,7 +124,9 @@ def test_four_players_one_link_a_new_tab_and_a_race(players):
     assert host.page.get_attribute("#race [data-field=net]", "aria-label")  # same Wi-Fi only)
     shots(host, "connection")
     host.page.click("#race details.net summary")
-    friends = [players(n) for n in ("Bohdan", "Vira", "Hanna")]
+    # Vira's page makes no direct connection (as behind a symmetric NAT with no TURN):
+    # her game goes through the relay, end-to-end encrypted (issue 30 item 1)
+    friends = [players(n, relay_only=n == "Vira") for n in ("Bohdan", "Vira", "Hanna")]
     times = []
     for pid, f in enumerate(friends, 1):
         if pid == 1:
@@ -132,7 +136,8 @@ def test_four_players_one_link_a_new_tab_and_a_race(players):
             shots(f, "join")
         times.append(join_table(f, url, pid))
         host.page.wait_for_selector(f"#race li[data-pid='{pid}'][data-connected=yes]")
-    print(f"FIGURE Join → seated over the relay path: {', '.join(f'{t:.2f}' for t in times)} s")
+    print(f"FIGURE Join → seated over the relay path: {', '.join(f'{t:.2f}' for t in times)} s"
+          f" (Vira's through the relay)")
 
     # the first friend's messenger opens the link again, in a new tab: the same seat
     old = friends[0]
@@ -154,8 +159,9 @@ def test_four_players_one_link_a_new_tab_and_a_race(players):
     for f in friends:
         ready(f)
     deal = start(host, friends)
-    play(friends[1], ["D", "D"])
+    play(friends[1], ["D", "D"])          # through the relay
     host.page.wait_for_selector("[data-opponent][data-pid='2'][data-moves='2']")
+    assert _way(friends[1]) == "relay" and _way(friends[0]) == "direct"
     play(host, line(deal))
     wait_race(host, "won")
     for f in friends:
@@ -164,6 +170,11 @@ def test_four_players_one_link_a_new_tab_and_a_race(players):
         s.page.wait_for_selector("#race-results tr[data-pid='0'][data-result=won][data-place='1']")
         assert s.page.locator("#race-results tr[data-pid]").count() == 4
         assert s.page.errors == [], s.page.errors
+
+
+def _way(seat: Seat) -> str:
+    """The way our seat's link to the host goes: direct or relay."""
+    return seat.page.evaluate("globalThis.kosynkaPyodide.globals.get('app').race.control.player.link.way")
 
 
 def _closed_port() -> int:

@@ -265,6 +265,10 @@ def test_the_counters_have_words_a_phone_shows(evening):
 def test_a_declined_draw_is_told_to_everyone_with_who_declined(evening):
     bohdan, vira = evening.bohdan, evening.vira
     bohdan.page.click("#race-screen [data-action=offer-draw]")
+    vira.page.wait_for_selector("#race-screen .race-offer:not([hidden])")
+    offer, screen = vira.page.eval_on_selector(    # said once on the screen (issue 32 item 5)
+        "#race-screen", "s => [s.querySelector('.race-offer span').textContent, s.innerText]")
+    assert bohdan.name in offer and screen.count(offer) == 1, screen
     vira.page.click("#race-screen [data-action=decline-draw]")
     for s in (bohdan, evening.host, evening.hanna):
         news(s, vira.name)

@@ -136,6 +136,14 @@ def told(lang: str, events: list[Json], view: Json | None) -> list[str]:
     return out
 
 
+def line(sentences: list[str], shown: list[str]) -> str:
+    """The race screen's news line for ``sentences`` (:func:`told`): those the
+    screen shows already in sight (``shown``: the note over the table, the draw
+    offer's words) are left out, so nothing is read twice on the screen; the
+    live region still says them all (a screen reader is not shown the bar)."""
+    return " ".join(x for x in sentences if x not in shown)
+
+
 def _end(lang: str, view: Json) -> list[str]:
     standings = view["standings"] or []
     out = [ending(lang, view)] if view.get("end") else [t(lang, "race_over")]

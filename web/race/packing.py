@@ -15,7 +15,9 @@ import ipaddress
 import re
 import struct
 import uuid
+from functools import partial
 
+from kosynka.bytereader import ByteReader
 from web.race.sdp import (
     HASHES,
     ICE_CHARS,
@@ -67,26 +69,17 @@ class Writer:
         self.raw((bits << (8 * nbytes - 6 * len(s))).to_bytes(nbytes, "big"))
 
 
-class Reader:
+class Reader(ByteReader):
+    """A code's fields; a refusal is a ``link/corrupt`` :class:`CodeError`."""
+
     def __init__(self, data: bytes) -> None:
-        self.data = data
-        self.pos = 0
-
-    def raw(self, n: int) -> bytes:
-        if self.pos + n > len(self.data):
-            raise CodeError("link/corrupt", "the code is cut short")
-        out = self.data[self.pos:self.pos + n]
-        self.pos += n
-        return out
-
-    def byte(self) -> int:
-        return self.raw(1)[0]
+        super().__init__(data, partial(CodeError, "link/corrupt"))
 
     def text(self) -> str:
         try:
             return self.raw(self.byte()).decode("utf-8")
         except UnicodeDecodeError:
-            raise CodeError("link/corrupt", "a name is not UTF-8") from None
+            raise self.error("a name is not UTF-8") from None
 
     def ice(self) -> str:
         n = self.byte()

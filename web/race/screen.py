@@ -71,7 +71,7 @@ from kosynka.race.table import OVER, RACING
 from web.dialogs import Dialogs
 from web.dom import JsObject, Listeners, document, nil
 from web.input import TableInput
-from web.race import results, strip
+from web.race import news, results, strip
 from web.race.control import RaceControl
 from web.race.markup import Html, el, tr
 from web.store import format_time
@@ -269,9 +269,11 @@ class RaceScreen:
 
     def tell(self, sentences: list[str]) -> None:
         """What just happened, on the news line for a few seconds (what the
-        screen's own note says already is not said twice)."""
-        shown = "" if self.note.hidden else str(self.note.textContent)
-        text = " ".join(x for x in sentences if x != shown)
+        screen's own note or draw offer says already is not said twice)."""
+        shown = [] if self.note.hidden else [str(self.note.textContent)]
+        if not self.offer.hidden and self.v is not None:
+            shown.append(strip.offer_words(self.app.lang, self.v))
+        text = news.line(sentences, shown)
         if not text:
             return
         self.news.textContent = text

@@ -99,21 +99,33 @@ def strip(lang: str, v: Json, state: str, elapsed: float, clock: str, moves: int
                    if chips else ""))
 
 
-def offer(lang: str, v: Json) -> tuple[bool, Html] | None:
-    """The draw offer under the table: (an offer to us, its HTML) — Accept and
-    Decline, or ours waiting for the others; None when there is none to show."""
+def offer_words(lang: str, v: Json) -> str:
+    """What the draw offer under the table says ("" when none is shown): an
+    offer to us ("Bohdan offers a draw."), or ours waiting for the others. The
+    news line leaves these words out (``web.race.news.line``): said once."""
     o, can = v["offer"], v["can"]
-    ask = bool(can["answer"])           # an offer to us; or ours, waiting for the others
-    if not o or not (ask or can["resign"] and v["you"] in o["agreed"]):
+    if not o:
+        return ""
+    if can["answer"]:
+        by = next((p["name"] for p in v["players"] if p["pid"] == o["by"]), "?")
+        return tr(lang, "race_offer_from", name=by)
+    return tr(lang, "race_offer_wait") if can["resign"] and v["you"] in o["agreed"] else ""
+
+
+def offer(lang: str, v: Json) -> tuple[bool, Html] | None:
+    """The draw offer under the table: (an offer to us, its HTML) — its words
+    (:func:`offer_words`) with Accept and Decline, or ours waiting for the
+    others; None when there is none to show."""
+    words = offer_words(lang, v)
+    if not words:
         return None
-    if not ask:
-        return ask, el("span", None, tr(lang, "race_offer_wait"))
-    by = next((p["name"] for p in v["players"] if p["pid"] == o["by"]), "?")
-    return ask, Html(el("span", None, tr(lang, "race_offer_from", name=by))
-                     + el("button", {"type": "button", "data-action": "decline-draw"},
-                          tr(lang, "race_decline"))
-                     + el("button", {"type": "button", "data-action": "accept-draw"},
-                          tr(lang, "race_accept")))
+    if not v["can"]["answer"]:
+        return False, el("span", None, words)
+    return True, Html(el("span", None, words)
+                      + el("button", {"type": "button", "data-action": "decline-draw"},
+                           tr(lang, "race_decline"))
+                      + el("button", {"type": "button", "data-action": "accept-draw"},
+                           tr(lang, "race_accept")))
 
 
 def panel(lang: str, can: Json, invite: bool) -> Html:
