@@ -310,3 +310,18 @@ def test_the_host_heard_after_the_table_seemed_gone_is_back(net):
     friend.c.player.connect(friend_end)
     net.run()
     assert friend.c.tick() == set() and friend.c.conn_note() is None   # its word stands
+
+
+def test_the_way_to_each_player(net):
+    """Issue 30 item 2: the host's page knows how it reaches each friend; a friend's
+    page, how it reaches the host (a link's ``way``: direct by default)."""
+    host = Page(net)
+    host.c.open_host("Anna")
+    friend = seat(net, host, "Boris", "b", table_link())
+    assert host.c.ways() == {1: "direct"} and friend.c.ways() == {0: "direct"}
+    relay = PathLink(friend.c.player.link)
+    relay.way = "relay"
+    friend.c.player.link = relay
+    assert friend.c.ways() == {0: "relay"}
+    friend.c.leave()
+    assert friend.c.ways() == {}

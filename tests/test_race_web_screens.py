@@ -174,3 +174,29 @@ def test_the_results(table):
     assert 'data-action="again"' not in theirs and '<p class="error">Anna closed the table' in theirs
     text, out = strip.note("en", boris.view, watching=False, gone="")
     assert out == "resigned" and text
+
+
+def test_each_player_says_which_way_is_in_use(table):
+    """Issue 30 item 2: the lobby and the strip say per player whether this page
+    reaches them directly or through the relays (``data-way``, and in words)."""
+    net, host, anna, boris = table
+    html = lobby.lobby("en", anna.view, 1, "Anna", None, None, {1: "relay"})
+    seats = attrs(html, "li")
+    assert 'data-way="relay"' in seats[1] and "data-way" not in seats[0]
+    assert "through relays" in html
+    assert "direct" in lobby.lobby("en", anna.view, 1, "Anna", None, None, {1: "direct"})
+    net, host, anna, boris = race(table)
+    v = anna.view
+    html = strip.strip("en", v, strip.outcome(v), 0.0, "5:00", anna.game.moves, {1: "relay"})
+    assert 'data-way="relay"' in attrs(html, "li")[0] and "through relays" in html
+    html = strip.strip("en", v, strip.outcome(v), 0.0, "5:00", anna.game.moves)
+    assert "data-way" not in html and "relays" not in html
+
+
+def test_the_host_sees_who_is_joining_and_who_could_not():
+    """Issue 30 item 3: a friend trying to join shows on the host's lobby at once,
+    and, when not seated in time, that it failed (their name as text)."""
+    html = lobby.ways("en", "relay", "http://x/#table=abc", True, [], False, Html(""), True,
+                      [("Vira", False), (EVIL, True)])
+    assert 'data-joining="Vira"' in html and "Vira is joining…" in html
+    assert "data-join-failed" in html and "could not join" in html and EVIL not in html

@@ -46,6 +46,13 @@ class Link(ABC):
         itself: a WebRTC connection's ICE ``disconnected``); True by default."""
         return True
 
+    @property
+    def way(self) -> str:
+        """How it goes, for the screens to say (issue 30 item 2): ``direct`` (a
+        channel between the two pages, the default) or ``relay`` (through public
+        relays, end-to-end encrypted)."""
+        return "direct"
+
     @abstractmethod
     def send(self, text: str) -> None:
         """Send one message; a no-op when the link is down."""

@@ -129,6 +129,17 @@ def play(seat: Seat, moves: list[str]) -> None:
         moves)
 
 
+def link_way(seat: Seat) -> str:
+    """The way ``seat``'s link to the host goes: ``direct`` or ``relay`` (issue 30)."""
+    return seat.page.evaluate("globalThis.kosynkaPyodide.globals.get('app').race.control.player.link.way")
+
+
+def relay_events(seat: Seat) -> int:
+    """Events the page has sent through the relays (each to every relay)."""
+    return seat.page.evaluate("(() => { const r = globalThis.kosynkaPyodide.globals.get('app')"
+                              ".race.net.room; return r && r.room ? r.room.hub.sent : 0; })()")
+
+
 def race_state(seat: Seat) -> str:
     return seat.page.evaluate("document.body.dataset.race")
 

@@ -24,6 +24,7 @@ from racekit import (
     invite_link,
     join_table,
     line,
+    link_way,
     play,
     ready,
     room_state,
@@ -138,7 +139,12 @@ def test_four_players_one_link_a_new_tab_and_a_race(players):
             assert "Anna" in f.page.text_content("#race h2")
             shots(f, "join")
         times.append(join_table(f, url, pid))
-        host.page.wait_for_selector(f"#race li[data-pid='{pid}'][data-connected=yes]")
+        host.page.wait_for_selector(f"#race li[data-pid='{pid}'][data-connected=yes]"
+                                    f"[data-way={'relay' if f.name == 'Vira' else 'direct'}]")
+    # each friend's page told the host's it was joining, through the relay (issue 30 item 3)
+    knocks = host.page.evaluate("globalThis.kosynkaPyodide.runPython("
+                                "'import json; json.dumps(sorted(n for n, _ in app.race.net.room.knocks.values()))')")
+    assert json.loads(knocks) == ["Bohdan", "Hanna", "Vira"], knocks
     print(f"FIGURE Join → seated over the relay path: {', '.join(f'{t:.2f}' for t in times)} s"
           f" (Vira's through the relay)")
 
@@ -164,7 +170,12 @@ def test_four_players_one_link_a_new_tab_and_a_race(players):
     deal = start(host, friends)
     play(friends[1], ["D", "D"])          # through the relay
     host.page.wait_for_selector("[data-opponent][data-pid='2'][data-moves='2']")
-    assert _way(friends[1]) == "relay" and _way(friends[0]) == "direct"
+    assert link_way(friends[1]) == "relay" and link_way(friends[0]) == "direct"
+    # each screen says which way is in use (issue 30 item 2)
+    host.page.wait_for_selector("[data-opponent][data-pid='2'][data-way=relay]")
+    host.page.wait_for_selector("[data-opponent][data-pid='1'][data-way=direct]")
+    friends[1].page.wait_for_selector("[data-opponent][data-pid='0'][data-way=relay]")
+    friends[1].page.screenshot(path=str(SHOTS / "race-net-through-relays-360x640.png"))
     play(host, line(deal))
     wait_race(host, "won")
     for f in friends:
@@ -173,11 +184,6 @@ def test_four_players_one_link_a_new_tab_and_a_race(players):
         s.page.wait_for_selector("#race-results tr[data-pid='0'][data-result=won][data-place='1']")
         assert s.page.locator("#race-results tr[data-pid]").count() == 4
         assert s.page.errors == [], s.page.errors
-
-
-def _way(seat: Seat) -> str:
-    """The way our seat's link to the host goes: direct or relay."""
-    return seat.page.evaluate("globalThis.kosynkaPyodide.globals.get('app').race.control.player.link.way")
 
 
 def _closed_port() -> int:

@@ -42,7 +42,7 @@ from typing import Any, Callable
 
 from kosynka.position import IllegalMoveError, InvalidMoveError, Move
 from kosynka.race import Host, Player, RaceError
-from kosynka.race.table import GRACE, NAME_MAX, RACING, check_name
+from kosynka.race.table import GRACE, HOST, NAME_MAX, RACING, check_name
 from kosynka.race.transport import Link
 from web.race.signal import Invite, Table
 from web.race.stored import RaceStore
@@ -104,6 +104,16 @@ class RaceControl:
         if self.table_link is not None:
             return self.table_link.host
         return self.invite.host if self.invite is not None else ""
+
+    def ways(self) -> dict[int, str]:
+        """How this page reaches each player it talks to (issue 30 item 2): the
+        host's page, every friend (``direct`` or ``relay``); a friend's, the host."""
+        if self.host is not None:
+            return {pid: conn.link.way for pid, conn in self.host.conns.items() if pid != HOST}
+        p = self.player
+        if p is None or p.link is None or not p.link.connected:
+            return {}
+        return {HOST: p.link.way}
 
     def racing(self) -> bool:
         """Leaving now would cost a race: ours, or the others' (the table is here)."""

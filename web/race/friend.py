@@ -91,7 +91,7 @@ class FriendSide:
         self.page.render()
         # on and on, quietly, also once the page said it cannot reach the table;
         # not once the host has answered (seated, or refused)
-        await self.net.join_room(t, self.host_link, c.seated)
+        await self.net.join_room(t, self.host_link, c.seated, self.page.my_name())
 
     def host_link(self, link: Link) -> None:
         """A (new) link to the host's page opened: our seat talks over it. One it

@@ -84,8 +84,9 @@ class HostSide:
         Connection section."""
         page, net = self.page, self.net
         url = net.table_url(page.base(), page.my_name(), v["draw"], v["minutes"])
+        knocks = net.knocks([p["name"] for p in v["players"]])
         return lobby.ways(page.app.lang, net.way, url, page.share(), net.open_invites,
-                          net.no_addresses, page.connection(), rtc.webrtc())
+                          net.no_addresses, page.connection(), rtc.webrtc(), knocks)
 
     def on_beforeunload(self, ev: JsObject) -> None:
         """The host's page holds the race: ask before it goes (the friends would lose it)."""

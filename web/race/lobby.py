@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 from kosynka.race.table import GRACE, MINUTES, NAME_MAX
 from web.race import ice
-from web.race.markup import Html, buttons, el, tr
+from web.race.markup import Html, buttons, el, tr, way_mark
 from web.race.signal import CodeError, Invite, Table
 
 Json = dict[str, Any]
@@ -198,14 +198,20 @@ def invite_sheet(lang: str, urls: Sequence[str], no_addresses: bool, share: bool
 
 
 def ways(lang: str, way: str | None, url: str | None, share: bool, invite_urls: Sequence[str],
-         no_addresses: bool, net: Html, webrtc: bool = True) -> Html:
+         no_addresses: bool, net: Html, webrtc: bool = True,
+         knocks: Sequence[tuple[str, bool]] = ()) -> Html:
     """The host's ways to bring friends: the table link over the relays (``url``,
     once the room is open), or the links-only invites when no relay answers
     (issue 19 items 1–2) — which a browser without WebRTC cannot make (issue 30
-    item 8: it says it cannot race here); then the Connection section (``net``)."""
+    item 8: it says it cannot race here); friends trying to join (``knocks``:
+    name, failed; issue 30 item 3); then the Connection section (``net``)."""
     words = {"relay": "race_way_relay", "links": "race_way_links" if webrtc else "race_way_none"}
     parts = [el("p", {"class": "way", "data-way-text": way or ""},
                 tr(lang, words.get(way or "", "race_way_wait")))]
+    for who, failed in knocks:     # friends trying to join (issue 30 item 3)
+        parts.append(el("p", {"class": "error" if failed else "conn", "role": "status",
+                              "data-join-failed" if failed else "data-joining": who},
+                        tr(lang, "race_join_failed" if failed else "race_joining_who", name=who)))
     if way == "relay" and url:
         parts += [el("p", {"class": "help"}, tr(lang, "race_table_help")),
                   link_box(lang, "data-table-link", url, share)]
@@ -223,10 +229,12 @@ def lobby_state(v: Json) -> str:
 
 
 def lobby(lang: str, v: Json, table: int, name: str, note: tuple[str, str] | None,
-          host_part: Html | None) -> Html:
-    """The lobby from the view ``v``: seats with their marks, the settings (the
-    host may change them), our own connection's ``note``, the host's ways to bring
-    friends (``host_part``), Leave and Start or Ready."""
+          host_part: Html | None, ways: dict[int, str] | None = None) -> Html:
+    """The lobby from the view ``v``: seats with their marks — and ``ways``, how this
+    page reaches each player it talks to (the host's page: every friend; a friend's:
+    the host) —, the settings (the host may change them), our own connection's
+    ``note``, the host's ways to bring friends (``host_part``), Leave and Start or Ready."""
+    ways = ways or {}
     can = v["can"]
     me = next((p for p in v["players"] if p["pid"] == v["you"]), None)
     rows = []
@@ -240,10 +248,13 @@ def lobby(lang: str, v: Json, table: int, name: str, note: tuple[str, str] | Non
             marks.append(tr(lang, "race_ready_mark" if p["ready"] else "race_not_ready"))
         if not p["connected"]:
             marks.append(tr(lang, "race_dropped"))
+        elif p["pid"] in ways:
+            marks.append(way_mark(lang, ways[p["pid"]]))
         score = f" · {p['score']:g}" if p["score"] else ""
         rows.append(el("li", {"data-pid": p["pid"], "data-seat": "" if p["seat"] is None else p["seat"],
                               "data-ready": "yes" if p["ready"] else "no",
                               "data-connected": "yes" if p["connected"] else "no",
+                              "data-way": ways.get(p["pid"]) if p["connected"] else None,
                               "data-you": p["pid"] == v["you"]},
                        el("span", {"class": "no"}, "—" if p["seat"] is None
                           else tr(lang, "race_seat", n=p["seat"] + 1)),

@@ -61,3 +61,8 @@ def buttons(lang: str, *specs: Spec | None) -> Html:
                       **(spec[2] if len(spec) > 2 else {})},
            tr(lang, spec[1]))
         for spec in specs))
+
+
+def way_mark(lang: str, way: str | None) -> str:
+    """How this page reaches a player (issue 30 item 2): "direct" or "through relays"."""
+    return tr(lang, "race_way_through" if way == "relay" else "race_way_direct") if way else ""

@@ -24,7 +24,9 @@ with the old one).
 from __future__ import annotations
 
 import asyncio
-from typing import Callable
+import re
+import time
+from typing import Callable, Sequence
 
 from web.race import ice, rtc, signal
 from web.race.invites import HostLinks, join
@@ -35,6 +37,8 @@ from web.race.stored import RaceStore
 __all__ = ["Net", "RELAY_WAIT_S"]
 
 RELAY_WAIT_S = 5.0                  # no relay answers: the links-only way
+KNOCK_FAILED_S = 15.0               # a friend joining not seated by then: said to have failed
+KNOCK_SHOWN_S = 75.0                # ... and said so until then
 
 OnLink = Callable[[rtc.RtcLink], None]
 Draft = tuple[str, str, str]
@@ -54,6 +58,7 @@ class Net:
         self.no_addresses = False               # the last invite had no address at all
         self.open_invites: list[str] = []       # the host's invite links not yet answered
         self.reply_url: str | None = None       # the friend's reply link (links-only)
+        self._phases: dict[str, int] = {}       # friends trying to join: their phase (tick)
 
     # ------------------------------------------------------------ settings
     def settings(self) -> tuple[list[ice.Server], list[str]]:
@@ -152,13 +157,39 @@ class Net:
         self.open_invites = []
 
     def tick(self) -> bool:
-        """True when the way in use changed (a relay answered, or the last one went)."""
+        """True when the way in use changed (a relay answered, or the last one went),
+        or a friend's try to join did (:meth:`knocks`)."""
+        changed = False
+        if isinstance(self.room, HostRoom):
+            phases = {peer: self._phase(at) for peer, (_, at) in self.room.knocks.items()}
+            changed = phases != self._phases
+            self._phases = phases
+            for peer in [p for p, phase in phases.items() if phase == 2]:
+                del self.room.knocks[peer]
         if isinstance(self.room, HostRoom) and self.way in ("relay", "links"):
             way = "relay" if self.room.relays_open() else "links"
             if way != self.way:
                 self.way = way
                 return True
-        return False
+        return changed
+
+    @staticmethod
+    def _phase(at: float) -> int:
+        age = time.monotonic() - at
+        return 0 if age < KNOCK_FAILED_S else 1 if age < KNOCK_SHOWN_S else 2
+
+    def knocks(self, seated: Sequence[str]) -> list[tuple[str, bool]]:
+        """Friends trying to join the host's table, as the lobby says it (issue 30
+        item 3): (name, failed) — joining, or not seated within
+        :data:`KNOCK_FAILED_S` (shown until :data:`KNOCK_SHOWN_S`); one whose name
+        sits at the table is not trying any more."""
+        if not isinstance(self.room, HostRoom):
+            return []
+        out = []
+        for name, at in self.room.knocks.values():
+            if not any(s == name or re.fullmatch(re.escape(name) + r" \d+", s) for s in seated):
+                out.append((name, self._phase(at) > 0))
+        return out
 
     # ------------------------------------------------------------ a friend's page
     def friend_servers(self, t: Table) -> list[ice.Server]:
@@ -167,11 +198,13 @@ class Net:
         extra = [s for s in own if s not in t.ice and "username" in s]
         return list(t.ice) + extra
 
-    async def join_room(self, t: Table, on_link: OnLink, until: Callable[[], bool]) -> None:
-        """Join the table link's room; on and on, quietly, also once the page said
-        it cannot reach the table, until ``until()`` (the host answered)."""
+    async def join_room(self, t: Table, on_link: OnLink, until: Callable[[], bool],
+                        name: str) -> None:
+        """Join the table link's room (the host's page told: ``name`` is joining); on
+        and on, quietly, also once the page said it cannot reach the table, until
+        ``until()`` (the host answered)."""
         self.room = room = FriendRoom(t, on_link, self.friend_servers(t))
-        await room.open()
+        await room.open(name)
         room.reconnect(until=until, pauses=JOIN_AGAIN_S, drop=False)
 
     def new_servers(self, t: Table) -> bool:

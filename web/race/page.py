@@ -362,7 +362,7 @@ class RacePage:
         assert table is not None
         host_part = self.hosting.ways(v) if self.net.links is not None else None
         self.fill_sheet(lobby.lobby(self.app.lang, v, table, self.store.name(),
-                                    self.friend.conn_note(), host_part))
+                                    self.friend.conn_note(), host_part, c.ways()))
 
     # ------------------------------------------------------------ events
     def on_change(self, ev: JsObject) -> None:

@@ -77,8 +77,10 @@ export class Hub {
     this.selfId = selfId;
     this.accept = accept;            // the host's page: takes links others open
     this.onpeer = null;              // (RelayChannel) => void
+    this.onknock = null;             // (peer id, name) => void: a friend joining
     this.links = new Map();          // "peer/session" → RelayChannel
     this.ended = new Set();          // links ended here: their late events open nothing
+    this.byes = new Map();           // an ended link → when it was last told goodbye again
     this.seen = [];
     this.seenSet = new Set();
     this.own = {};                   // relay → a client of ours (Trystero has no socket there)
@@ -153,17 +155,43 @@ export class Hub {
         { name: "AES-GCM", iv: raw.slice(0, 12) }, this.key, raw.slice(12));
       p = JSON.parse(new TextDecoder().decode(await squeeze(new Uint8Array(plain), "DecompressionStream")));
     } catch (e) { return; }                      // not ours, or forged: nothing
-    if (!p || p.t !== this.selfId || typeof p.f !== "string" || typeof p.s !== "string") return;
+    if (!p || p.t !== this.selfId || typeof p.f !== "string") return;
+    if (typeof p.k === "string") {           // a friend's page says it is joining
+      if (this.accept && this.onknock) this.onknock(p.f, p.k.slice(0, 64));
+      return;
+    }
+    if (typeof p.s !== "string") return;
     const id = p.f + "/" + p.s;
     let link = this.links.get(id);
+    if (!link && this.ended.has(id)) {     // a link ended here (its goodbye may have been
+      const last = this.byes.get(id) || 0;  // lost): goodbye again, once a second at most
+      if (Date.now() - last >= 1000 && !p.b) {
+        this.byes.set(id, Date.now());
+        this.seal({ f: this.selfId, t: p.f, s: p.s, a: 0, m: [], b: 1 })
+          .then((c) => this.publish(p.f, c)).catch(() => {});
+      }
+      return;
+    }
     if (!link) {
-      if (!this.accept || !p.h || this.ended.has(id) || this.links.size >= MAX_SESSIONS) return;
+      if (!this.accept || !p.h || this.links.size >= MAX_SESSIONS) return;
       link = new RelayChannel(this, p.f, p.s, false);
       this.links.set(id, link);
       if (this.onpeer) this.onpeer(link);
       link._opened();
     }
     link._take(p);
+  }
+
+  // a friend's page tells the host's that it is joining, under name (issue 30 item
+  // 3: the host's lobby shows it at once, and whether it failed)
+  knock(peerId, name, tries = 40) {
+    if (this.closed) return;
+    if (!this.openCount()) {                 // (the relays' sockets may be opening still)
+      if (tries > 0) setTimeout(() => this.knock(peerId, name, tries - 1), 250);
+      return;
+    }
+    this.seal({ f: this.selfId, t: peerId, k: name })
+      .then((c) => this.publish(peerId, c)).catch(() => {});
   }
 
   // a link to peerId opened by this page (a friend's to the host's)
@@ -294,7 +322,7 @@ export class RelayChannel extends Channel {
       }
       for (const f of due.slice(0, n)) f.at = now;
       this.owe = false;
-      this.last = now;
+      this.last = Date.now();       // (sealing takes a while: the gap counts from here)
       this.events++;
       if (bye) this.bye = false;
       await this.hub.publish(this.peer, content);

@@ -152,9 +152,28 @@ class RoomPeer extends Channel {
     this._unwatch = () => { clearTimeout(timer); pc.removeEventListener("iceconnectionstatechange", check); };
   }
 
+  // Closed on this side (a Leave, or the host letting a silent friend go): the other
+  // page must hear it (the Link contract: "the other end sees dropped"), else it keeps
+  // its end open and talks into nothing — so the connection is hung up when the other
+  // page's next message shows the path is there (Room: a message from a peer let go),
+  // or LOST_MS later. Seen in the
+  // namespace test: after the host let a friend go 8 s into a 10-s cut, the friend's
+  // page kept its link and was counted out at the grace's end.
   _shutdown() {
     if (this._unwatch) this._unwatch();
     if (this.room.peers.get(this.id) === this) this.room.peers.delete(this.id);
+    if (this.state === "closed" && this.pc) {
+      // not at once: the path may be down (a silent friend let go), and the other
+      // page would not hear it; at LOST_MS at the latest
+      const pc = this.pc;
+      const gone = this.room.gone;
+      gone.set(this.id, pc);
+      setTimeout(() => {
+        if (gone.get(this.id) !== pc) return;
+        gone.delete(this.id);
+        hangUp(pc);
+      }, LOST_MS);
+    }
   }
 }
 
@@ -178,6 +197,7 @@ export class Room {
     this.ice = ice;
     this.selfId = selfId;
     this.peers = new Map();     // peer id → its RoomPeer while connected
+    this.gone = new Map();      // peer id → the connection of a RoomPeer closed here
     this.onpeer = null;         // (RoomPeer) => void, set by Python
     this.errors = [];           // Trystero's join errors (for a test's failure message)
     this.trystero = null;
@@ -224,8 +244,13 @@ export class Room {
     this.trystero = room;
     this.action = room.makeAction("race");
     this.action.onMessage = (data, meta) => {
-      const peer = this.peers.get(meta && meta.peerId);
+      const id = meta && meta.peerId;
+      const peer = this.peers.get(id);
       if (peer) peer._receive(data);
+      else if (this.gone.has(id)) {          // a page we let go, its path back: hung up now
+        hangUp(room.getPeers()[id] || this.gone.get(id));
+        this.gone.delete(id);
+      }
     };
     room.onPeerJoin = (id) => {
       // a peer that came in while this join was being left (its handshake passed in
@@ -237,6 +262,7 @@ export class Room {
       if (room !== this.trystero) return hangUp(room.getPeers()[id]);
       const old = this.peers.get(id);
       if (old) old._drop();
+      this.gone.delete(id);
       const peer = new RoomPeer(this, id);
       this.peers.set(id, peer);
       peer._watch(room.getPeers()[id]);
@@ -257,6 +283,11 @@ export class Room {
         hangUp(peer.pc);
       }
     };
+  }
+
+  // this page is joining the table of the page peerId, under name (relay.mjs)
+  knock(peerId, name) {
+    this.hub.knock(peerId, name);
   }
 
   // a link to the page peerId through the relays (opens when it answers)

@@ -116,11 +116,26 @@ class HostRoom(_Room):
         self.table = random.getrandbits(32)
         self.secret = secrets.token_bytes(signal.SECRET_BYTES)
         self.on_link = on_link
+        self.knocks: dict[str, tuple[str, float]] = {}   # peer id → name, when (issue 30 item 3)
+        self._knock_proxy: JsObject = None
 
     async def open(self) -> None:
         stub = signal.Table(self.table, self.secret, "0" * signal.PEER_ID_LEN, 1, None, 0, "",
                             tuple(self.relays), tuple(self.servers))
         await self._open(*signal.room_of(stub), self.secret, True)
+        self._knock_proxy = create_proxy(self._knock)
+        self.room.hub.onknock = self._knock_proxy
+
+    def _knock(self, peer: JsObject, name: JsObject) -> None:
+        if not self.closed and (str(peer) not in self.knocks or len(self.knocks) < 16):
+            self.knocks[str(peer)] = (str(name), time.monotonic())
+
+    def close(self) -> None:
+        if self.room is not None and self._knock_proxy is not None:
+            self.room.hub.onknock = None
+            self._knock_proxy.destroy()
+            self._knock_proxy = None
+        super().close()
 
     def table_link(self, host: str, draw: int, minutes: int | None) -> signal.Table:
         return signal.Table(self.table, self.secret, self.self_id, draw, minutes, minutes_now(),
@@ -145,8 +160,10 @@ class FriendRoom(_Room):
         self._since = time.monotonic()                # the join, or the drop
         self._task: asyncio.Future[None] | None = None
 
-    async def open(self) -> None:
+    async def open(self, name: str) -> None:
+        """Join the table's room; tell the host's page we are joining, as ``name``."""
         await self._open(*signal.room_of(self.table), self.table.secret, False)
+        self.room.knock(self.table.host_peer, name)
 
     def _peer(self, channel: JsObject) -> None:
         if self.closed or str(channel.way) != "direct" or str(channel.id) != self.table.host_peer:

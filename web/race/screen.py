@@ -233,7 +233,8 @@ class RaceScreen:
         assert self.v is not None
         game = self.game()
         _set_html(self.strip, strip.strip(self.app.lang, self.v, self.outcome(), self.elapsed(),
-                                          self.clock_text(), game.moves if game is not None else None))
+                                          self.clock_text(), game.moves if game is not None else None,
+                                          self.control.ways()))
 
     def time_left(self) -> float | None:
         """Seconds left in a timed race (None: not timed)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from kosynka.race.table import GRACE, RACING
-from web.race.markup import Html, el, tr
+from web.race.markup import Html, el, tr, way_mark
 
 Json = dict[str, Any]
 
@@ -59,10 +59,16 @@ def note(lang: str, v: Json, watching: bool, gone: str) -> tuple[str, str | None
     return text, out
 
 
-def strip(lang: str, v: Json, state: str, elapsed: float, clock: str, moves: int | None) -> Html:
+RELAYED = " ☁"           # after a name on a phone's narrow chip: reached through the relays
+
+
+def strip(lang: str, v: Json, state: str, elapsed: float, clock: str, moves: int | None,
+          ways: dict[int, str] | None = None) -> Html:
     """The strip: the race clock (timed races: ``clock``), your ``moves`` (None:
     no table of your own), each other racer's name, grace left (``away`` counted
-    down ``elapsed`` s since the view) and counters ▲ ◐ ↻, and the counters' legend."""
+    down ``elapsed`` s since the view), how this page reaches them (``ways``, issue
+    30 item 2: said, and ``data-way``) and counters ▲ ◐ ↻, and the counters' legend."""
+    ways = ways or {}
     chips = []
     for p in v["players"]:
         if p["pid"] == v["you"] and state != "watching":
@@ -72,6 +78,9 @@ def strip(lang: str, v: Json, state: str, elapsed: float, clock: str, moves: int
         away = None if p["away"] is None else max(0, int(p["away"] - elapsed + 0.999))
         marks = "" if away is None else " ⚡ " + tr(lang, "race_away_s", s=away)
         said = tr(lang, "race_opp", name=p["name"], f=p["foundation"], u=p["face_up"], m=p["moves"])
+        way = ways.get(p["pid"]) if p["connected"] else None
+        if way:
+            said += ", " + way_mark(lang, way)
         if p.get("left"):                      # said Leave (N12): resigned if racing
             said += ", " + tr(lang, "race_out_left")
         elif p["status"] in ("resigned", "lost", "won", "draw") or not p["connected"]:
@@ -83,9 +92,11 @@ def strip(lang: str, v: Json, state: str, elapsed: float, clock: str, moves: int
                                "data-foundation": p["foundation"], "data-faceup": p["face_up"],
                                "data-moves": p["moves"], "data-status": p["status"],
                                "data-connected": "yes" if p["connected"] else "no",
+                               "data-way": way,
                                "data-left": "yes" if p.get("left") else None},
                         el("span", {"class": "sr-only"}, said),
-                        el("span", {"class": "who", "aria-hidden": "true"}, p["name"] + marks),
+                        el("span", {"class": "who", "aria-hidden": "true"},
+                           p["name"] + (RELAYED if way == "relay" else "") + marks),
                         el("span", {"class": "nums", "aria-hidden": "true"},
                            f"▲{p['foundation']} ◐{p['face_up']} ↻{p['moves']}")))
     head = []
@@ -95,7 +106,9 @@ def strip(lang: str, v: Json, state: str, elapsed: float, clock: str, moves: int
         head.append(el("span", {"class": "mine"}, f"{tr(lang, 'moves')} ",
                        el("b", {"data-my-moves": True}, str(moves))))
     return Html(el("div", {"class": "race-head"}, *head) + el("ul", {"class": "opps"}, *chips)
-                + (el("p", {"class": "legend", "aria-hidden": "true"}, tr(lang, "race_counters"))
+                + (el("p", {"class": "legend", "aria-hidden": "true"}, tr(lang, "race_counters")
+                      + (f" ·{RELAYED} {tr(lang, 'race_way_through')}"
+                         if "relay" in ways.values() else ""))
                    if chips else ""))
 
 
