@@ -5,19 +5,12 @@ challenge back only through ``web.solo.ChallengeSide``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from kosynka.game import Game
 from kosynka.position import Rules
 from web.dom import Listeners
-
-if TYPE_CHECKING:
-    from web.dialogs import Dialogs
-    from web.input import TableInput
-    from web.modes import Mode
-    from web.solve import SolverClient
-    from web.store import Settings, Store
-    from web.view import TableView
+from web.solo_needs import SoloPage
 
 
 class SoloTable(Protocol):
@@ -43,22 +36,11 @@ class SoloTable(Protocol):
     def rules_from_settings(self) -> Rules: ...
 
 
-class Page(Protocol):
-    """What the challenge needs of the page's root (``web.app.App``)."""
+class Page(SoloPage, Protocol):
+    """What the challenge needs of the page's root (``web.app.App``): what the
+    solo game needs (``web.solo_needs.SoloPage``), its listeners and the solo game."""
 
-    lang: str
-    tab: str
-    mode: Mode
-    settings: Settings
     listeners: Listeners
-    store: Store
-    view: TableView
-    input: TableInput
-    dialogs: Dialogs
-    solver: SolverClient
 
     @property
     def solo(self) -> SoloTable: ...
-
-    def toast(self, text: str, ms: int = ...) -> None: ...
-    def hide_toast(self) -> None: ...

@@ -7,19 +7,8 @@ view shows it, the input proposes moves, the app root (``web.app``) holds the mo
 Decisions (user-visible):
 - New deal and Restart ask for confirmation when the game in progress has moves; a
   changed variant applies from the next deal (at once if no move was made yet).
-- Finish: glows once F1 applies and plays the rest card by card. Before that it
-  first asks "Let the solver finish? This game will not count" (issue 12), then asks
-  the solver (F2, ``web.solve``) and plays its line move by move; the win is
-  marked assisted by the engine (``Game.play(…, assisted=True)``), sets no record
-  and is counted apart in the statistics (``web.store``). If the solver proves
-  there is no path, or gives up within its budget, a sheet says so and what the
-  player can do next (undo back to a point, or a new deal); it stays until
-  dismissed. A game the engine already knows can no longer be won (its
-  ``Outcome``, below) gets that sheet at once: no question, no search.
-  Pressing Finish again while it thinks stops it (in the worker too);
-  so does Undo, New deal, Restart or Menu, which then go on. New deal, Restart
-  or a link while Finish plays its cards stops the cards first, then asks.
-  Finish plays on from where they stopped.
+- Finish (F1, F2): ``web.finish`` (its decisions are there); the solo game holds
+  it and plays its cards.
 - The deal's mark next to its number (``body[data-verified]``, V1): every deal
   Kosynka hands out (New deal, Deal of the day, the first deal) is verified when
   dealt. A deal from a link — or a saved game whose mark is unknown — is dealt at
@@ -59,10 +48,10 @@ from kosynka.position import IllegalMoveError, InvalidMoveError, Move, Rules
 from kosynka.safety import next_safe_move
 from web import links, sheets, solve, store
 from web.dom import document, nil, today_iso, window
+from web.finish import FINISH_STEP_S, Finisher
 from web.i18n import variant_short
 from web.modes import Mode
 
-FINISH_STEP_S = 0.09  # pause between the cards of a Finish run, and of auto-moves
 MARK_SYMBOLS = {"verified": "✓", "checking": "", "lost": "✗", "unknown": "?"}  # checking: a spinner (CSS)
 
 
@@ -84,10 +73,9 @@ class Solo:
         self.daily: str | None = None
         self.recorded = False
         self.mark = "checking"
-        self._finish: solve.Finish | None = None
         self._check: solve.Finish | None = None
         self._auto: asyncio.Future[None] | None = None
-        self._line: object | None = None  # the Finish run playing (run_line), until it stops
+        self.finisher = Finisher(app, self)
         self.challenge: str | None = None  # the code of the challenge on the table (web.challenge)
         self.challenges: ChallengeSide | None = None  # the page's challenges, once they are there
 
@@ -207,6 +195,13 @@ class Solo:
         if self.mark == "checking" and self._check is None:
             self.start_check()
 
+    def proven_lost(self) -> None:
+        """Finish proved the deal itself lost (before any move): the mark says so."""
+        if self.mark != "lost":
+            self.mark = "lost"
+            self.show_mark()
+            self.save()
+
     def cancel_check(self) -> None:
         if self._check is not None:
             self._check.cancel()
@@ -216,7 +211,7 @@ class Solo:
         """Run ``go`` — after a confirmation if the game in progress has moves. A
         challenge's game is not left: the challenge ends first (``web.challenge``).
         A Finish run stops first: the question is about a game that stands still."""
-        self._line = None
+        self.finisher.stop_line()
         if self.challenge is not None and self.challenges is not None:
             self.challenges.ask_end(stay)
         elif self.in_progress():
@@ -384,95 +379,13 @@ class Solo:
     def records_html(self) -> str:
         return sheets.records_html(self.app.lang, self.app.store, self.game.rules, self.daily)
 
-    # ------------------------------------------------------------ Finish (F1, F2)
+    # ------------------------------------------------------------ Finish (F1, F2): web.finish
     def finish(self) -> None:
-        app = self.app
-        g = self.game
-        if app.mode is Mode.THINKING:
-            self.cancel_finish()
-            app.toast(app.tr("gave_up"))
-            return
-        if app.mode is not Mode.READY or g.is_won:
-            return
-        app.input.deselect()
-        if g.auto_finish_available:
-            asyncio.ensure_future(self.run_line(g.finish_moves(), assisted=False))
-        elif g.outcome() is not None:  # a dead end the engine has proven: nothing to ask the solver
-            self.show_verdict("lost")
-        elif g.assisted:  # the solver has had this game already: nothing more to lose
-            asyncio.ensure_future(self.think())
-        else:
-            def go():
-                if self.game is g and app.mode is Mode.READY and not g.is_won:
-                    asyncio.ensure_future(self.think())
-
-            app.dialogs.ask(app.lang, app.tr("finish_ask"), go)
-
-    async def think(self) -> None:
-        """F2: ask the solver for a line; play it, or say why there is none."""
-        app = self.app
-        game = self.game
-        app.set_mode(Mode.THINKING)
-        app.toast(app.tr("thinking"), 60_000)
-        app.solver.stop_preparing()  # it would halve the solver's speed
-        self.cancel_check()  # Finish first; the deal is checked again afterwards
-        self._finish = app.solver.finish(game.position)
-        res = await self._finish
-        if self.game is not game:
-            return
-        if res is None:  # cancelled: whoever cancelled set the mode
-            self.resume_check()
-            return
-        self._finish = None
-        app.set_mode(Mode.READY)
-        app.hide_toast()
-        if res.result == "won":
-            await self.run_line(list(res.moves), assisted=True)
-        else:
-            self.show_verdict(res.result)
-        if self.game is game:
-            self.resume_check()
-        app.solver.prepare_next(self.rules_from_settings())
-
-    def show_verdict(self, result: str) -> None:
-        """The sheet of a Finish with no line to play: ``lost`` (proven) or
-        ``unknown``; a deal proven lost before any move is marked so."""
-        app = self.app
-        if result == "lost" and self.game.moves == 0 and self.mark != "lost":
-            self.mark = "lost"  # proven from the deal itself
-            self.show_mark()
-            self.save()
-        app.dialogs.open("verdict", sheets.verdict_html(app.lang, result, way=self.mark == "verified",
-                                                        undo=self.game.can_undo))
+        self.finisher.press()
 
     def cancel_finish(self) -> None:
         """Stop a Finish search in progress (the table is the player's again)."""
-        if self._finish is not None:
-            self._finish.cancel()
-            self._finish = None
-            if self.app.mode is Mode.THINKING:
-                self.app.set_mode(Mode.READY)
-            self.app.solver.prepare_next(self.rules_from_settings())
-
-    async def run_line(self, line: list[str], assisted: bool) -> None:
-        """Play ``line`` card by card (an F1 run, or the solver's line for F2)."""
-        app = self.app
-        game = self.game
-        run = self._line = object()
-        app.set_mode(Mode.FINISHING)
-        try:
-            for move in line:
-                if (self._line is not run or self.game is not game
-                        or not self.play(move, assisted=assisted) or game.is_won):
-                    break
-                await asyncio.sleep(0 if app.view.reduced else FINISH_STEP_S)
-        finally:
-            if self._line is run:
-                self._line = None
-            if self.game is game:
-                app.set_mode(Mode.READY)
-                if game.is_won:
-                    self.on_won()
+        self.finisher.cancel()
 
     # ------------------------------------------------------------ page events
     def on_storage(self, ev) -> None:
