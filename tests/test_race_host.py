@@ -10,7 +10,9 @@ from race_helpers import DEAL, LINE, Table
 
 from kosynka.position import Rules
 from kosynka.race import protocol as P
+from kosynka.race.host import SILENT_PINGS
 from kosynka.race.player import JOIN_AGAIN_S, Player
+from kosynka.race.protocol import PING_S
 from kosynka.race.table import GRACE, HOST, RaceError
 from kosynka.race.transport import Link
 
@@ -710,3 +712,41 @@ def test_n13_the_hosts_page_closing_tells_every_friend(race):
     race.host.close()                            # pagehide
     race.run()
     assert p1.ended == "closed" and race.host.closed
+
+
+def test_n9_a_friend_whose_link_goes_silent_is_dropped_and_comes_back():
+    """A half-open link (the friend's page closed without a word, or froze: the link
+    never says down) is dropped when it has answered none of SILENT_PINGS pings:
+    told to the table, the grace run from the first unanswered ping, the link
+    closed; the friend's page, there again, comes back to its seat (N9)."""
+    t = Table(friends=2)
+    t.start()
+    p1, p2 = t.players
+    p1.play(LINE[0])
+    t.run()
+    silent_at = t.net.now
+    for end in (t.links[0], t.links[0].peer):          # nothing passes; neither end knows
+        end._cut = True
+    for k in range(SILENT_PINGS + 1):
+        t.net.at(silent_at + (k + 1) * PING_S, t.host.tick)
+    t.run()
+    row = next(r for r in p2.view["players"] if r["pid"] == p1.pid)
+    assert not row["connected"] and row["status"] == "racing"
+    assert t.host.table.members[p1.pid].dropped_at == pytest.approx(silent_at + PING_S, abs=0.1)
+    assert not t.links[0].peer.connected                 # closed at the host
+    t.connect(0)                                         # the page, back: a new link
+    t.run()
+    row = next(r for r in p2.view["players"] if r["pid"] == p1.pid)
+    assert row["connected"] and t.host.table.members[p1.pid].game.log == LINE[:1]
+    assert [e["kind"] for e in t.host.table.events][-2:] == ["dropped", "back"]
+
+
+def test_n9_a_friend_who_answers_the_pings_is_never_dropped_however_long():
+    """Pings answered: however many the host sends, the friend stays connected."""
+    t = Table(friends=1)
+    t.start()
+    for _k in range(4 * SILENT_PINGS):
+        t.net.at(t.net.now + PING_S, t.host.tick)
+        t.run()
+    assert all(m.connected for m in t.host.table.members.values())
+    assert "dropped" not in [e["kind"] for e in t.host.table.events]

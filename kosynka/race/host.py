@@ -50,21 +50,25 @@ from ..messages import MessageError
 from ..position import Rules
 from ..solver import VERIFY_STATES, verified_deal
 from .memory import local_pair
-from .player import Player
+from .player import SILENT_S, Player
 from .protocol import PING_S
 from .table import GRACE, HOST, RaceError, Table
 from .transport import CLOSED, DROPPED, Link
 
-__all__ = ["Host", "LOG_KEPT"]
+__all__ = ["Host", "LOG_KEPT", "SILENT_PINGS"]
 
 LOG_KEPT = 200      # refusals kept in Host.log (all are counted in Host.rejected)
 LEFT_DETAIL = "you are no longer at this table"   # with protocol.LEFT
+# a friend's link that answered none of this many pings in a row (SILENT_S at the
+# normal pace; counted in pings, so a busy or sped-up host page does not count a
+# friend out for its own slowness) is dropped: its page froze or went without a word
+SILENT_PINGS = round(SILENT_S / PING_S)
 
 
 class _Conn:
     """A link and the member it belongs to once they joined."""
 
-    __slots__ = ("link", "pid", "joined", "pinged", "asked")
+    __slots__ = ("link", "pid", "joined", "pinged", "asked", "unanswered")
 
     def __init__(self, link: Link) -> None:
         self.link = link
@@ -72,6 +76,7 @@ class _Conn:
         self.joined: object = None        # the join that seated them, word for word
         self.pinged = -PING_S             # when we last asked "are you there?"
         self.asked: float | None = None   # our first ping since we last heard them
+        self.unanswered = 0               # pings sent since we last heard them
 
 
 def _ignore(*_args: object) -> None:
@@ -137,7 +142,7 @@ class Host:
     def _receive(self, conn: _Conn, text: object) -> None:
         if self.closed:
             return
-        conn.asked = None                 # heard: the link is alive now
+        conn.asked, conn.unanswered = None, 0      # heard: the link is alive now
         self.tick()
         try:
             msg = protocol.parse_to_host(text)
@@ -309,7 +314,8 @@ class Host:
     # ----------------------------------------------------------- time
     def tick(self) -> None:
         """Fire the timers due now (timed end N6, reconnect grace N9), and ask
-        each friend's link "are you there?" every :data:`~protocol.PING_S` s.
+        each friend's link "are you there?" every :data:`~protocol.PING_S` s; a
+        link that answered none of :data:`SILENT_PINGS` pings is dropped (N9).
 
         The grace of a friend whose link goes down runs from the first ping they
         did not answer (else from the moment the link went down): the friend's
@@ -321,12 +327,22 @@ class Host:
         now = self.clock()
         before = self.table.event_n
         self.table.tick(now)
-        for pid, conn in self.conns.items():
-            if pid != HOST and now - conn.pinged >= PING_S:
-                conn.pinged = now
-                if conn.asked is None:
-                    conn.asked = now
-                self._send(conn, protocol.ping(self.state, GRACE))
+        for pid, conn in list(self.conns.items()):
+            if pid == HOST or now - conn.pinged < PING_S:
+                continue
+            if conn.unanswered >= SILENT_PINGS:
+                # silent (a page closed without a word, a half-open link): dropped as
+                # if its link went down — the grace from the first unanswered ping —
+                # and closed, so that its page, if it is there, comes back (N9)
+                del self.conns[pid]
+                self.table.drop(pid, now, since=conn.asked)
+                conn.link.close()
+                continue
+            conn.pinged = now
+            conn.unanswered += 1
+            if conn.asked is None:
+                conn.asked = now
+            self._send(conn, protocol.ping(self.state, GRACE))
         if self.table.event_n != before:
             self._changed()
 

@@ -225,7 +225,10 @@ _ROOM = """(py) => { const page = globalThis.kosynkaPyodide.globals.get('app').r
           self: room ? room.selfId : null, lost_at: r.lost_at,
           pcs: room && room.trystero ? Object.entries(room.trystero.getPeers()).map(
             ([id, pc]) => [id, pc.connectionState, pc.iceConnectionState]) : null,
-          link: r.player && r.player.link ? [r.player.link.connected, r.player.link.steady] : null,
+          link: r.player && r.player.link ? [r.player.link.connected, r.player.link.steady,
+                                             r.player.link.way] : null,
+          hub: room ? {sent: room.hub.sent, links: [...room.hub.links.keys()],
+                       open: room.hub.openCount()} : null,
           note: (document.querySelector('[data-race-note]') || {}).textContent || null,
           race: JSON.parse(globalThis.kosynkaPyodide.runPython(py))}; }"""
 

@@ -62,7 +62,8 @@ def players(mdns_browser, server, relay):
     settings point at the test relay (or ``relays``) with no ICE server."""
     made = []
 
-    def make(name: str, relays: list[str] | None = None) -> Seat:
+    def make(name: str, relays: list[str] | None = None, relay_only: bool = False,
+             webrtc: bool = True) -> Seat:
         ctx = mdns_browser.new_context(**PHONE)
         ctx.foreign = []
         ctx.on("request", lambda req: ctx.foreign.append(req.url)
@@ -72,7 +73,11 @@ def players(mdns_browser, server, relay):
             "localStorage.setItem('kosynka.race.relays', %s);"
             "localStorage.setItem('kosynka.race.ice', '[]');"
             "localStorage.setItem('kosynka.race.name', %s);"
-            % (json.dumps(json.dumps(relays or [relay])), json.dumps(name)))
+            % (json.dumps(json.dumps(relays or [relay])), json.dumps(name))
+            # a page that makes no direct connection: it races through the relays
+            + ("localStorage.setItem('kosynka.race.test_relay_only', '1');" if relay_only else ""))
+        if not webrtc:     # a browser without WebRTC (a privacy setting, a build without it)
+            ctx.add_init_script("delete window.RTCPeerConnection; delete window.webkitRTCPeerConnection;")
         page = ctx.new_page()
         page.errors = []
         page.on("pageerror", lambda e: page.errors.append(str(e)))
@@ -122,7 +127,9 @@ def test_four_players_one_link_a_new_tab_and_a_race(players):
     assert host.page.get_attribute("#race [data-field=net]", "aria-label")  # same Wi-Fi only)
     shots(host, "connection")
     host.page.click("#race details.net summary")
-    friends = [players(n) for n in ("Bohdan", "Vira", "Hanna")]
+    # Vira's page makes no direct connection (as behind a symmetric NAT with no TURN):
+    # her game goes through the relay, end-to-end encrypted (issue 30 item 1)
+    friends = [players(n, relay_only=n == "Vira") for n in ("Bohdan", "Vira", "Hanna")]
     times = []
     for pid, f in enumerate(friends, 1):
         if pid == 1:
@@ -132,7 +139,8 @@ def test_four_players_one_link_a_new_tab_and_a_race(players):
             shots(f, "join")
         times.append(join_table(f, url, pid))
         host.page.wait_for_selector(f"#race li[data-pid='{pid}'][data-connected=yes]")
-    print(f"FIGURE Join → seated over the relay path: {', '.join(f'{t:.2f}' for t in times)} s")
+    print(f"FIGURE Join → seated over the relay path: {', '.join(f'{t:.2f}' for t in times)} s"
+          f" (Vira's through the relay)")
 
     # the first friend's messenger opens the link again, in a new tab: the same seat
     old = friends[0]
@@ -154,8 +162,9 @@ def test_four_players_one_link_a_new_tab_and_a_race(players):
     for f in friends:
         ready(f)
     deal = start(host, friends)
-    play(friends[1], ["D", "D"])
+    play(friends[1], ["D", "D"])          # through the relay
     host.page.wait_for_selector("[data-opponent][data-pid='2'][data-moves='2']")
+    assert _way(friends[1]) == "relay" and _way(friends[0]) == "direct"
     play(host, line(deal))
     wait_race(host, "won")
     for f in friends:
@@ -164,6 +173,11 @@ def test_four_players_one_link_a_new_tab_and_a_race(players):
         s.page.wait_for_selector("#race-results tr[data-pid='0'][data-result=won][data-place='1']")
         assert s.page.locator("#race-results tr[data-pid]").count() == 4
         assert s.page.errors == [], s.page.errors
+
+
+def _way(seat: Seat) -> str:
+    """The way our seat's link to the host goes: direct or relay."""
+    return seat.page.evaluate("globalThis.kosynkaPyodide.globals.get('app').race.control.player.link.way")
 
 
 def _closed_port() -> int:
@@ -216,6 +230,30 @@ def test_a_friend_who_opens_the_link_a_minute_later_is_seated(players):
     open_lobby(host)
     opened = time.monotonic()
     url = table_link(host)
+    _without_webrtc(players, host, url)       # (meanwhile: it makes no direct connection)
     time.sleep(max(0.0, 62 - (time.monotonic() - opened)))   # the minute (not a sync)
-    took = join_table(friend, url, 1, timeout=45_000)
+    took = join_table(friend, url, 2, timeout=45_000)
     print(f"\nFIGURE Join a minute after the table opened, the host offering: seated in {took:.2f} s")
+
+
+def _without_webrtc(players, host: Seat, url: str) -> None:
+    """Issue 30 item 8: a browser without ``RTCPeerConnection`` opens the table link:
+    nothing throws, it says it cannot connect directly, it is seated through the
+    relay; Leave returns it to a whole solo table, where a move is made."""
+    oleh = players("Oleh", webrtc=False)
+    p = oleh.page
+    p.goto(url)
+    p.wait_for_selector("#race [data-no-webrtc]")
+    p.click("#race [data-action=join]")
+    t0 = time.perf_counter()
+    p.wait_for_selector("#race li[data-you][data-pid='1']", state="attached")
+    print(f"\nFIGURE without WebRTC: Join → seated through the relay {time.perf_counter() - t0:.2f} s")
+    host.page.wait_for_selector("#race li[data-pid='1'][data-connected=yes]")
+    p.click("#race [data-action=leave]")
+    host.page.wait_for_selector("#race li[data-pid='1']", state="detached")   # said (N12)
+    p.wait_for_selector("#race", state="hidden")
+    box = p.locator("#table").bounding_box()
+    assert box and box["height"] > 300, box              # the solo table is whole
+    p.locator('[data-pile="stock"]').click(position={"x": 8, "y": 6})
+    p.wait_for_function("document.getElementById('moves').textContent === '1'")
+    assert p.errors == [], p.errors

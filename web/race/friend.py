@@ -28,12 +28,16 @@ import js
 
 from kosynka.race.transport import Link
 from web.dom import JsObject
-from web.race import lobby, signal
+from web.race import lobby, rtc, signal
 from web.race.markup import Html
 from web.race.shell import PageShell
 from web.race.signal import Invite, Table
 
 TABS = "kosynka-race-seat"          # BroadcastChannel: a seat taken over by another tab
+
+
+def _ignore(_text: str) -> None:
+    pass
 
 
 class FriendSide:
@@ -90,14 +94,22 @@ class FriendSide:
         await self.net.join_room(t, self.host_link, c.seated)
 
     def host_link(self, link: Link) -> None:
-        """A (new) link to the host's page opened: our seat talks over it."""
-        if self.control.player is None:
+        """A (new) link to the host's page opened: our seat talks over it. One it
+        replaces (through the relays, then direct: issue 30) is heard no more; the
+        host closes its end when our seat comes back on the new one."""
+        p = self.control.player
+        if p is None:
             return link.close()
-        self.control.player.connect(link)
-        link.on_status = self._status(link.on_status)
+        if p.link is not None and p.link is not link:
+            p.link.on_message = _ignore
+        p.connect(link)
+        link.on_status = self._status(link, link.on_status)
 
-    def _status(self, inner: Callable[[str], None]) -> Callable[[str], None]:
+    def _status(self, link: Link, inner: Callable[[str], None]) -> Callable[[str], None]:
         def status(s: str) -> None:
+            p = self.control.player
+            if p is None or p.link is not link:
+                return                     # a link our seat has moved off
             if self.control.link_status(s):
                 self.page.say(self.page.tr("race_me_lost"))
             if s != "open":
@@ -183,4 +195,4 @@ class FriendSide:
         error = None if p is None or p.error is None else (
             page.tr("race_table_full") if p.error_code == "table/full" else p.error)
         return lobby.invite_join(lang, c.invite, self.store.name(), self.net.reply_url,
-                                 page.share(), p is not None and p.connected, error)
+                                 page.share(), p is not None and p.connected, error, rtc.webrtc())

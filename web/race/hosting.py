@@ -18,7 +18,7 @@ from typing import Any
 
 from kosynka.race.transport import Link
 from web.dom import JsObject, nil
-from web.race import lobby
+from web.race import lobby, rtc
 from web.race.markup import Html
 from web.race.shell import PageShell
 from web.race.signal import CodeError
@@ -85,7 +85,7 @@ class HostSide:
         page, net = self.page, self.net
         url = net.table_url(page.base(), page.my_name(), v["draw"], v["minutes"])
         return lobby.ways(page.app.lang, net.way, url, page.share(), net.open_invites,
-                          net.no_addresses, page.connection())
+                          net.no_addresses, page.connection(), rtc.webrtc())
 
     def on_beforeunload(self, ev: JsObject) -> None:
         """The host's page holds the race: ask before it goes (the friends would lose it)."""

@@ -167,6 +167,11 @@ def connection(lang: str, servers: Sequence[ice.Server], relays: Sequence[str], 
                  tr(lang, ice_saved)) if ice_saved else None)
 
 
+def no_webrtc(lang: str) -> Html:
+    """A browser without WebRTC: it races through the relays (issue 30 item 8)."""
+    return el("p", {"class": "help", "data-no-webrtc": ""}, tr(lang, "race_no_webrtc"))
+
+
 def invites(lang: str, urls: Sequence[str], no_addresses: bool, share: bool) -> Html:
     """The links-only way: Invite, the invites not yet answered, a reply pasted."""
     parts = [el("div", {"class": "row"},
@@ -193,17 +198,18 @@ def invite_sheet(lang: str, urls: Sequence[str], no_addresses: bool, share: bool
 
 
 def ways(lang: str, way: str | None, url: str | None, share: bool, invite_urls: Sequence[str],
-         no_addresses: bool, net: Html) -> Html:
+         no_addresses: bool, net: Html, webrtc: bool = True) -> Html:
     """The host's ways to bring friends: the table link over the relays (``url``,
     once the room is open), or the links-only invites when no relay answers
-    (issue 19 items 1–2); then the Connection section (``net``)."""
+    (issue 19 items 1–2) — which a browser without WebRTC cannot make (issue 30
+    item 8: it says it cannot race here); then the Connection section (``net``)."""
+    words = {"relay": "race_way_relay", "links": "race_way_links" if webrtc else "race_way_none"}
     parts = [el("p", {"class": "way", "data-way-text": way or ""},
-                tr(lang, {"relay": "race_way_relay", "links": "race_way_links"}.get(
-                    way or "", "race_way_wait")))]
+                tr(lang, words.get(way or "", "race_way_wait")))]
     if way == "relay" and url:
         parts += [el("p", {"class": "help"}, tr(lang, "race_table_help")),
                   link_box(lang, "data-table-link", url, share)]
-    elif way == "links":
+    elif way == "links" and webrtc:
         parts.append(invites(lang, invite_urls, no_addresses, share))
     parts.append(net)
     return Html("".join(parts))
@@ -302,11 +308,16 @@ def table_join(lang: str, t: Table, name: str, state: str, error: str | None, ne
 
 
 def invite_join(lang: str, inv: Invite, name: str, reply_url: str | None, share: bool,
-                connected: bool, error: str | None) -> Html:
+                connected: bool, error: str | None, webrtc: bool = True) -> Html:
     """A friend's screen for an invite (links-only): their name and Join, then the
-    reply link to send back and how the connection goes."""
+    reply link to send back and how the connection goes. A browser without WebRTC
+    cannot answer an invite: it says so (issue 30 item 8)."""
     parts = _invitation(lang, inv.host, inv.table, inv.draw, inv.minutes)
-    if reply_url is None:
+    if not webrtc:
+        parts += [el("p", {"class": "error", "data-no-webrtc": "", "role": "alert"},
+                     tr(lang, "race_way_none")),
+                  buttons(lang, ("leave", "race_leave"))]
+    elif reply_url is None:
         parts += [name_field(lang, name), buttons(lang, ("leave", "race_leave"), ("join", "race_join"))]
     else:
         parts += [el("p", {"class": "help"}, tr(lang, "race_reply_help", host=inv.host)),

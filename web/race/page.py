@@ -53,7 +53,7 @@ import js
 from kosynka.position import Move
 from kosynka.race.table import LOBBY, NAME_MAX
 from web.dom import SOLO_PAGE, JsObject, control_selector, document, nil, window
-from web.race import ice, lobby, news, signal
+from web.race import ice, lobby, news, rtc, signal
 from web.race.control import RaceControl
 from web.race.friend import FriendSide
 from web.race.hosting import HostSide
@@ -349,9 +349,10 @@ class RacePage:
     def connection(self) -> Html:
         """The Connection section of the lobby or a join screen."""
         net = self.net
-        return lobby.connection(self.app.lang, net.servers(self.control.table_link), net.relays(),
-                                self.control.host is not None, net.turn_draft, net.ice_error,
-                                net.ice_saved)
+        section = lobby.connection(self.app.lang, net.servers(self.control.table_link), net.relays(),
+                                   self.control.host is not None, net.turn_draft, net.ice_error,
+                                   net.ice_saved)
+        return section if rtc.webrtc() else Html(lobby.no_webrtc(self.app.lang) + section)
 
     def render_lobby(self, v: dict[str, Any]) -> None:
         c = self.control

@@ -25,6 +25,7 @@ import {
   joinRoom, selfId, getRelaySockets, pauseRelayReconnection, resumeRelayReconnection,
 } from "@trystero-p2p/nostr";
 import { Channel } from "./rtc.mjs";
+import { hub } from "./relay.mjs";
 
 const APP_ID = "kosynka-race-1";
 // Rooms leave one after the other and a new one joins once they have: Trystero's
@@ -50,7 +51,9 @@ const LEAVE_MS = 2000;     // a leave that waits on a dead channel does not hold
 // offers; so too a friend joining a table opened over a minute before). Such a
 // connection keeps its offer, its credentials and the candidates gathered for
 // them; a connection that has been answered restarts as Trystero asks.
-class PooledConnection extends RTCPeerConnection {
+// (made when first needed: a browser without WebRTC has no RTCPeerConnection, and the
+// module must load there, issue 30 item 8)
+const pooled = () => class PooledConnection extends RTCPeerConnection {
   get _fresh() {
     return !this.remoteDescription && this.localDescription && this.localDescription.type === "offer";
   }
@@ -71,7 +74,7 @@ class PooledConnection extends RTCPeerConnection {
     }
     return super.createOffer(options);
   }
-}
+};
 
 // Trystero's password handshake on a new connection, then the peer is active (its
 // default time-out, also ours: a handshake not done by then is stuck, see _unstick)
@@ -81,7 +84,7 @@ const HANDSHAKE_MS = 10000;
 // Trystero keeps a connection across a leave and a join of the same room): each
 // notes when its ICE last started checking and keeps its data channel, so the Room
 // can tell a peer on its way in (connecting) and close one stuck in it (_unstick).
-const tracked = (set) => class extends PooledConnection {
+const tracked = (set) => class extends pooled() {
   constructor(config) {
     super(config);
     set.add(this);
@@ -155,8 +158,20 @@ class RoomPeer extends Channel {
   }
 }
 
+// test only (issue 30): a page that never makes a direct connection, as one whose
+// network allows none — it races through the relays (relay.mjs)
+const RELAY_ONLY_KEY = "kosynka.race.test_relay_only";
+
+// WebRTC in this browser (a privacy setting or a build may leave it out, issue 30
+// item 8), and not switched off for a test
+export function direct() {
+  let off = null;
+  try { off = localStorage.getItem(RELAY_ONLY_KEY); } catch (e) { /* no storage */ }
+  return typeof RTCPeerConnection === "function" && !off;
+}
+
 export class Room {
-  constructor({ roomId, password, relays, ice }) {
+  constructor({ roomId, password, relays, ice, secret, host }) {
     this.roomId = roomId;
     this.password = password;
     this.relays = [...relays];
@@ -168,7 +183,12 @@ export class Room {
     this.trystero = null;
     this.action = null;
     this.pcs = new Set();       // its connections not closed yet (tracked)
-    this.polyfill = tracked(this.pcs);
+    this.direct = direct();     // else no Trystero room: the relays only
+    this.polyfill = this.direct ? tracked(this.pcs) : null;
+    // the race through the relays (relay.mjs): the host's page takes the links
+    // friends open there, a friend's opens one to the host (relayTo)
+    this.hub = hub({ secret, relays, selfId, accept: host, own: !this.direct });
+    this.hub.onpeer = (peer) => { if (this.onpeer) this.onpeer(peer); };
     this.joins = 0;
     this.fresh = 0;             // the relays' address (variant) whose probe answered last
     this.closed = false;
@@ -176,6 +196,7 @@ export class Room {
   }
 
   _join(fresh = 0) {
+    if (!this.direct) return;
     this.joins++;
     resumeRelayReconnection();
     // fresh > 0: the relays' connections may be stuck (after a long cut TCP waits
@@ -238,7 +259,13 @@ export class Room {
     };
   }
 
+  // a link to the page peerId through the relays (opens when it answers)
+  relayTo(peerId) {
+    return this.hub.connect(peerId);
+  }
+
   relaysOpen() {
+    if (!this.direct) return this.hub.openCount();
     const sockets = getRelaySockets();
     return this.relays.filter((u) => [u, variant(u, this.fresh)].some(
       (v) => sockets[v] && sockets[v].readyState === 1)).length;
@@ -278,6 +305,7 @@ export class Room {
 
   // every relay refused or lost the connection (none is open or connecting)
   relaysDown() {
+    if (!this.direct) return this.hub.sockets().every((s) => s.readyState === 3);
     const sockets = getRelaySockets();
     return this.relays.every((u) => sockets[u] && sockets[u].readyState === 3);
   }
@@ -339,6 +367,7 @@ export class Room {
 
   close() {
     this.closed = true;
+    this.hub.close();
     resumeRelayReconnection();     // (a probe may have paused it)
     for (const peer of [...this.peers.values()]) peer.close();
     const old = this.trystero;

@@ -11,6 +11,15 @@ found through a Trystero room (``room.mjs``) on public Nostr relays, each a
   link drops, :meth:`FriendRoom.reconnect` leaves the room, probes the relays
   and joins again the moment one answers, until a new link to the host opens —
   the friend comes back with no action from anyone (N9).
+
+Through the relays (issue 30 item 1): a friend's page with no direct link to the
+host :data:`RELAY_AFTER_S` after its join, or after its link dropped, opens a
+link through the table's relays (``relay.mjs``: end-to-end encrypted with the
+table's secret) and races over it, while it goes on joining the room for a
+direct path; when one opens, the seat moves to it (a comeback on the new link,
+which the host answers by closing the old one). A page without WebRTC (or with
+``localStorage["kosynka.race.test_relay_only"]`` set, a test-only switch) makes
+no direct connection and goes through the relays at once.
 """
 
 from __future__ import annotations
@@ -23,11 +32,12 @@ from typing import Callable
 
 from pyodide.ffi import create_proxy
 
+from kosynka.race.transport import OPEN
 from web.dom import JsObject
 from web.race import ice, rtc, signal
 from web.race.signal import minutes_now
 
-__all__ = ["HostRoom", "FriendRoom", "JOIN_AGAIN_S", "SETTLE_S"]
+__all__ = ["HostRoom", "FriendRoom", "JOIN_AGAIN_S", "SETTLE_S", "RELAY_AFTER_S"]
 
 # while a first join has no link to the host yet: join again after these pauses,
 # the last one repeated. Trystero announces again by itself (at 0.2, 0.5, 1.3 s,
@@ -39,6 +49,9 @@ JOIN_AGAIN_S = (8.0, 25.0)
 # after a comeback's join: the pause before the next, longer than Trystero's 23 s
 # for an offer or answer under way
 SETTLE_S = 25.0
+# no direct link to the host this long after a join or a drop: through the relays
+# (a direct link opens in 0.3–2.2 s where one can: docs/race.md's figures)
+RELAY_AFTER_S = 4.0
 
 
 class _Room:
@@ -50,10 +63,16 @@ class _Room:
         self._proxy: JsObject = None
         self.closed = False
 
-    async def _open(self, room_id: str, password: str) -> None:
-        self.room = await rtc.open_room(room_id, password, self.relays, self.servers)
+    async def _open(self, room_id: str, password: str, secret: bytes, host: bool) -> None:
+        self.room = await rtc.open_room(room_id, password, self.relays, self.servers, secret, host)
         self._proxy = create_proxy(self._peer)
         self.room.onpeer = self._proxy
+
+    @property
+    def direct(self) -> bool:
+        """This page makes direct (WebRTC) connections: False in a browser without
+        WebRTC (and under the test-only switch), which races through the relays."""
+        return self.room is None or bool(self.room.direct)
 
     @property
     def self_id(self) -> str:
@@ -101,7 +120,7 @@ class HostRoom(_Room):
     async def open(self) -> None:
         stub = signal.Table(self.table, self.secret, "0" * signal.PEER_ID_LEN, 1, None, 0, "",
                             tuple(self.relays), tuple(self.servers))
-        await self._open(*signal.room_of(stub))
+        await self._open(*signal.room_of(stub), self.secret, True)
 
     def table_link(self, host: str, draw: int, minutes: int | None) -> signal.Table:
         return signal.Table(self.table, self.secret, self.self_id, draw, minutes, minutes_now(),
@@ -121,21 +140,46 @@ class FriendRoom(_Room):
         super().__init__(list(table.relays), servers)
         self.table = table
         self.on_link = on_link
-        self.link: rtc.RtcLink | None = None
+        self.link: rtc.RtcLink | None = None          # the direct link
+        self.relay: rtc.RtcLink | None = None         # the link through the relays
+        self._since = time.monotonic()                # the join, or the drop
         self._task: asyncio.Future[None] | None = None
 
     async def open(self) -> None:
-        await self._open(*signal.room_of(self.table))
+        await self._open(*signal.room_of(self.table), self.table.secret, False)
 
     def _peer(self, channel: JsObject) -> None:
-        if self.closed or str(channel.id) != self.table.host_peer:
+        if self.closed or str(channel.way) != "direct" or str(channel.id) != self.table.host_peer:
             return  # another friend's page: Trystero connects everyone, we talk to the host
         self.link = rtc.RtcLink(channel)
         self.on_link(self.link)
 
     @property
     def linked(self) -> bool:
+        """A direct link to the host is open."""
         return self.link is not None and self.link.connected
+
+    @property
+    def relayed(self) -> bool:
+        """A link to the host through the relays is open."""
+        return self.relay is not None and self.relay.connected
+
+    def _fall_back(self) -> None:
+        """No direct link :data:`RELAY_AFTER_S` after the join or the drop (at once on
+        a page that makes none): a link through the relays, handed over once the
+        host's page answers it; another if it ends (and no direct one opened)."""
+        if self.closed or self.room is None or self.linked:
+            return
+        if self.relay is not None and not self.relay.ended:
+            return
+        if self.direct and time.monotonic() - self._since < RELAY_AFTER_S:
+            return
+        link = self.relay = rtc.RtcLink(self.room.relayTo(self.table.host_peer))
+
+        def status(s: str) -> None:
+            if s == OPEN and not self.closed and self.relay is link:
+                self.on_link(link)
+        link.on_status = status
 
     async def rejoin(self, fresh: bool = False) -> None:
         """Join the room again now (Try again; each step of :meth:`reconnect`);
@@ -152,11 +196,17 @@ class FriendRoom(_Room):
         call replaces the one under way."""
         if self._task is not None and not self._task.done():
             self._task.cancel()
+        self._since = time.monotonic()
         self._task = asyncio.ensure_future(self._comeback(until) if drop
                                            else self._retry(until, pauses))
 
     def _done(self, until: Callable[[], bool]) -> bool:
-        return self.closed or self.linked or until()
+        """Nothing left to do: a direct link is open, or ``until()``; meanwhile
+        through the relays (:meth:`_fall_back`)."""
+        if self.closed or self.linked or until():
+            return True
+        self._fall_back()
+        return False
 
     async def _wait(self, seconds: float, until: Callable[[], bool]) -> bool:
         """Wait ``seconds``; True (at once) if there is nothing left to do."""
@@ -167,7 +217,11 @@ class FriendRoom(_Room):
                 return True
         return self._done(until)
 
-    async def _retry(self, until: Callable[[], bool], pauses: tuple[float, ...]) -> None:
+    async def _retry(self, seated: Callable[[], bool], pauses: tuple[float, ...]) -> None:
+        """A first join: again after each pause until the host answers — and, seated
+        through the relays, on, for a direct path."""
+        def until() -> bool:
+            return seated() and not self.relayed
         for i in range(10_000):
             if await self._wait(pauses[min(i, len(pauses) - 1)], until):
                 return
@@ -183,10 +237,11 @@ class FriendRoom(_Room):
         :data:`SETTLE_S` while no link opens (never while one is on its way in)."""
         await self.room.suspend()
         while not self._done(until):
-            if not await self.room.probe() or self._done(until):
+            fresh = not self.relayed      # through the relays: they answer, no probe
+            if fresh and (not await self.room.probe() or self._done(until)):
                 continue
             if not self.room.connecting(self.table.host_peer):
-                await self.rejoin(fresh=True)
+                await self.rejoin(fresh=fresh)
             if await self._wait(SETTLE_S, until):
                 return
 

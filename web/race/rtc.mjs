@@ -72,6 +72,7 @@ export class Channel {
     this.onmessage = null;     // (text) => void, set by Python
     this.onstatus = null;      // (status) => void
     this.received = 0;
+    this.way = "direct";       // a WebRTC data channel; "relay": relay.mjs
   }
 
   get connected() {

@@ -44,17 +44,25 @@ async def module(name: str) -> JsObject:
 
 
 async def open_room(room_id: str, password: str, relays: list[str],
-                    servers: list[ice.Server]) -> JsObject:
+                    servers: list[ice.Server], secret: bytes, host: bool) -> JsObject:
     """A Trystero room (``room.mjs``) on these Nostr relays, its peers' connections
-    made with these RTCIceServers; set its ``onpeer`` to take their channels."""
+    made with these RTCIceServers, and the table's way through the relays
+    (``relay.mjs``, its key and inboxes from ``secret``; the ``host``'s page takes
+    the links friends open there); set its ``onpeer`` to take their channels."""
     mod = await module("room.mjs")
     return mod.room(to_js({"roomId": room_id, "password": password, "relays": list(relays),
-                           "ice": list(servers)}))
+                           "ice": list(servers), "secret": secret.hex(), "host": host}))
 
 
 def to_js(value: Any) -> JsObject:
     """Plain JSON data (lists, dicts, text) as JavaScript objects."""
     return js.JSON.parse(json.dumps(value))
+
+
+def webrtc() -> bool:
+    """This browser has WebRTC (a privacy setting, such as Firefox's
+    ``media.peerconnection.enabled``, or a build may leave it out: issue 30 item 8)."""
+    return hasattr(js, "RTCPeerConnection")
 
 
 async def new_peer(servers: list[ice.Server] | None = None) -> JsObject:
@@ -100,6 +108,16 @@ class RtcLink(Link):
     def steady(self) -> bool:
         """False while the path under the open link is lost (it may come back)."""
         return not self._ended and bool(self._peer.steady)
+
+    @property
+    def ended(self) -> bool:
+        """The link has dropped or was closed (it will not open again)."""
+        return self._ended
+
+    @property
+    def way(self) -> str:
+        """``direct`` (a WebRTC data channel) or ``relay`` (through the relays)."""
+        return str(self._peer.way)
 
     def send(self, text: str) -> None:
         if not self._ended:
