@@ -75,8 +75,8 @@ class App:
             commands={"hint": lambda: self.run_action("hint"), "finish": lambda: self.run_action("finish"),
                       "new": lambda: self.run_action("new"), "help": self.show_help})
         self.input.set_hints(self.settings.hints)  # remembered like every setting (P2)
-        self.dialogs = Dialogs(self.listeners, on_action=self.on_sheet_action,
-                               on_set=self.change_setting, on_closed=self.sheet_closed)
+        self.dialogs: Dialogs = Dialogs(self.listeners, on_action=self.on_sheet_action,
+                                        on_set=self.change_setting, on_closed=self.sheet_closed)
         self.race = RacePage(self)
         self.challenges = ChallengePage(self)
         self.solo.challenges = self.challenges  # what Solo asks of a challenge (web.solo.ChallengeSide)
@@ -317,10 +317,10 @@ class App:
     def show_settings(self, dealt_now: bool = False) -> None:
         self.input.deselect()
         g = self.solo.game
+        rules = g.rules if g is not None else self.solo.rules_from_settings()
         self.dialogs.open("settings", sheets.settings_html(
-            self.lang, self.settings, g.rules if g is not None else self.solo.rules_from_settings(),
-            str(window.location.href),
-            self.solo.records_html(), dealt_now=dealt_now, way=self.solo.mark == "verified"))
+            self.lang, self.settings, rules, str(window.location.href),
+            self.solo.records_html(rules), dealt_now=dealt_now, way=self.solo.mark == "verified"))
 
     def show_help(self) -> None:
         """The keys, in the player's language (issue 13)."""

@@ -39,18 +39,20 @@ Decisions (user-visible):
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from html import escape
-from typing import Callable, Protocol
+from typing import Protocol
 
 from kosynka import deals, records, variants
 from kosynka.game import Game, SaveError
 from kosynka.position import IllegalMoveError, InvalidMoveError, Move, Rules
 from kosynka.safety import next_safe_move
 from web import links, sheets, solve, store
-from web.dom import document, nil, today_iso, window
+from web.dom import JsObject, document, nil, today_iso, window
 from web.finish import FINISH_STEP_S, Finisher
 from web.i18n import variant_short
 from web.modes import Mode
+from web.solo_needs import SoloPage
 
 MARK_SYMBOLS = {"verified": "✓", "checking": "", "lost": "✗", "unknown": "?"}  # checking: a spinner (CSS)
 
@@ -67,7 +69,12 @@ class ChallengeSide(Protocol):
 
 
 class Solo:
-    def __init__(self, app) -> None:
+    """The game on the table and its life. ``game`` is None only before start-up
+    deals the first one (``web.app.App.start``); until then no control answers,
+    and what runs on an event of the page (another tab's save, the address, the
+    page hidden) does nothing."""
+
+    def __init__(self, app: SoloPage) -> None:
         self.app = app
         self.game: Game | None = None
         self.daily: str | None = None
@@ -110,17 +117,19 @@ class Solo:
         self.mark = mark if mark in MARK_SYMBOLS and mark != "checking" else "checking"
         self.show_mark()
         if self.mark == "checking":
-            self.start_check()
+            self.start_check(game)
         self.show_link()
         app.view.render(game.position, animate=False)
         app.set_mode(Mode.WON if game.is_won else Mode.READY)
-        self.show_outcome()
+        self.show_outcome(game)
         if save:
             self.save()
 
     def show_number(self) -> None:
         """The deal's number, with ★ when it is a Deal of the day, and its variant."""
         g = self.game
+        if g is None:
+            return
         document.getElementById("deal-no").textContent = str(g.number) + (" ★" if self.daily else "")
         document.getElementById("variant").textContent = variant_short(self.app.lang, g.rules.draw,
                                                                        g.rules.redeals)
@@ -131,12 +140,13 @@ class Solo:
         else the day's deal is searched (as Deal of the day does) and the deal on
         the table becomes the Deal of the day — ★, the records of that date — when
         it is that one; until then, and otherwise, it is an ordinary deal."""
-        self.set_game(Game.new(link.number, link.rules))
-        date, game = link.daily, self.game
+        game = Game.new(link.number, link.rules)
+        self.set_game(game)
+        date = link.daily
         if date is None or link.number < deals.daily_number(date):
             return
 
-        async def confirm():
+        async def confirm() -> None:
             number = await self.app.solver.daily_number(date, link.rules)
             if self.game is game and number == game.number and self.daily is None:
                 self.daily = date
@@ -147,11 +157,16 @@ class Solo:
         asyncio.ensure_future(confirm())
 
     def show_link(self) -> None:
+        """The address names the deal on the table (V2); a game with no deal number
+        (a saved game may have none) has no link: the address then has no hash."""
         g = self.game
+        if g is None:
+            return
+        link = "" if g.number is None else links.format(
+            links.DealLink(g.number, g.rules.draw, g.rules.redeals, self.daily))
         try:
             # the hash names the deal; a query (``?deal=42``, read at start-up) is dropped
-            window.history.replaceState(None, "", str(window.location.pathname) + links.format(
-                links.DealLink(g.number, g.rules.draw, g.rules.redeals, self.daily)))
+            window.history.replaceState(None, "", str(window.location.pathname) + link)
         except Exception:
             pass
 
@@ -172,19 +187,19 @@ class Solo:
         el.setAttribute("aria-label", el.title)
         document.body.dataset.verified = self.mark
 
-    def start_check(self) -> None:
-        """Decide the deal on the table in the worker (never on the page)."""
-        game = self.game
-        job = self._check = self.app.solver.check(game.start)
+    def start_check(self, game: Game) -> None:
+        """Decide the deal of ``game``, on the table, in the worker (never on the page)."""
+        job = self.app.solver.check(game.start)
+        self._check = job
 
-        async def run():
+        async def run() -> None:
             res = await job
             if self.game is not game or self._check is not job:
                 return
             self._check = None
             if res is None and job.cancelled:
                 return  # stopped for Finish: checked again afterwards
-            self.mark = {"won": "verified", "lost": "lost"}.get(None if res is None else res.result, "unknown")
+            self.mark = "unknown" if res is None else {"won": "verified", "lost": "lost"}.get(res.result, "unknown")
             self.show_mark()
             self.save()
 
@@ -192,8 +207,8 @@ class Solo:
 
     def resume_check(self) -> None:
         """Check again a deal whose check Finish stopped."""
-        if self.mark == "checking" and self._check is None:
-            self.start_check()
+        if self.mark == "checking" and self._check is None and self.game is not None:
+            self.start_check(self.game)
 
     def proven_lost(self) -> None:
         """Finish proved the deal itself lost (before any move): the mark says so."""
@@ -207,7 +222,7 @@ class Solo:
             self._check.cancel()
             self._check = None
 
-    def confirm_abandon(self, go, stay=None) -> None:
+    def confirm_abandon(self, go: Callable[[], None], stay: Callable[[], None] | None = None) -> None:
         """Run ``go`` — after a confirmation if the game in progress has moves. A
         challenge's game is not left: the challenge ends first (``web.challenge``).
         A Finish run stops first: the question is about a game that stands still."""
@@ -220,7 +235,7 @@ class Solo:
             go()
 
     def new_game(self, confirm: bool = True) -> None:
-        def go():
+        def go() -> None:
             self.abandon_current()
             rules = self.rules_from_settings()
             number = self.app.solver.take_next(rules)
@@ -237,9 +252,11 @@ class Solo:
             go()
 
     def restart(self) -> None:
-        def go():
-            self.abandon_current()
-            self.set_game(self.game.restarted(), daily=self.daily, mark=self.mark)
+        def go() -> None:
+            g = self.game
+            if g is not None:
+                self.abandon_current()
+                self.set_game(g.restarted(), daily=self.daily, mark=self.mark)
 
         self.confirm_abandon(go)
 
@@ -247,14 +264,15 @@ class Solo:
         date = today_iso()
         rules = self.rules_from_settings()
 
-        def go():
+        def go() -> None:
             self.abandon_current()
             asyncio.ensure_future(self.search_and_deal(
                 lambda: self.app.solver.daily_number(date, rules), rules, daily=date))
 
         self.confirm_abandon(go)
 
-    async def search_and_deal(self, search, rules: Rules, daily: str | None = None) -> None:
+    async def search_and_deal(self, search: Callable[[], Awaitable[int | None]], rules: Rules,
+                              daily: str | None = None) -> None:
         """Deal once a verified deal is found (the page stays live meanwhile)."""
         app = self.app
         app.input.deselect()
@@ -266,7 +284,7 @@ class Solo:
             number = await search()
         finally:
             app.hide_toast()
-            app.set_mode(Mode.WON if self.game.is_won else Mode.READY)
+            app.set_mode(Mode.WON if self.game is not None and self.game.is_won else Mode.READY)
         if number is not None:
             self.set_game(Game.new(number, rules), daily=daily, mark="verified")
             if daily:
@@ -278,7 +296,7 @@ class Solo:
         return g is not None and (g.number, g.rules) == (link.number, link.rules)
 
     def open_link(self, link: links.DealLink) -> None:
-        def go():
+        def go() -> None:
             self.abandon_current()
             self.deal_link(link)
 
@@ -298,37 +316,42 @@ class Solo:
     # ------------------------------------------------------------ moves
     def play(self, move: Move | str, assisted: bool = False) -> bool:
         """Ask the engine to make ``move``; False (and nothing changes) if illegal."""
+        g = self.game
+        if g is None:
+            return False
         try:
-            self.game.play(move, assisted=assisted)
+            g.play(move, assisted=assisted)
         except (IllegalMoveError, InvalidMoveError):
             return False
-        self.after_change()
+        self.after_change(g)
         return True
 
     def undo(self) -> None:
         if self.app.mode is Mode.THINKING:
             self.cancel_finish()
             self.app.hide_toast()
-        if self.app.mode is not Mode.READY or not self.game.can_undo:
+        g = self.game
+        if self.app.mode is not Mode.READY or g is None or not g.can_undo:
             return
-        self.game.undo()
-        self.after_change(moved=False)
+        g.undo()
+        self.after_change(g, moved=False)
 
-    def after_change(self, moved: bool = True) -> None:
+    def after_change(self, game: Game, moved: bool = True) -> None:
+        """``game``, on the table, has changed: save, show, then the win or auto-moves."""
         self.save()
-        self.app.view.render(self.game.position, animate=True, played=self.game.last)
+        self.app.view.render(game.position, animate=True, played=game.last)
         self.app.update_status()
-        self.show_outcome()
-        if self.game.is_won and self.app.mode is Mode.READY:
-            self.on_won()
+        self.show_outcome(game)
+        if game.is_won and self.app.mode is Mode.READY:
+            self.on_won(game)
         elif moved and self.app.settings.auto and (self._auto is None or self._auto.done()):
-            self._auto = asyncio.ensure_future(self.auto_moves())
+            self._auto = asyncio.ensure_future(self.auto_moves(game))
 
-    def show_outcome(self) -> None:
-        """``body[data-outcome]``: how the game has ended (the engine's Outcome), if
+    def show_outcome(self, game: Game) -> None:
+        """``body[data-outcome]``: how ``game`` has ended (the engine's Outcome), if
         it has; a game that can no longer be won says so when it gets there."""
         body = document.body
-        outcome = self.game.outcome()
+        outcome = game.outcome()
         if outcome is None:
             body.removeAttribute("data-outcome")
             return
@@ -338,10 +361,9 @@ class Solo:
             if not outcome.won:
                 self.app.toast(self.app.tr("dead_end"), 6000)
 
-    async def auto_moves(self) -> None:
-        """Auto-move to foundations: the safe cards go up one at a time, each a move."""
+    async def auto_moves(self, game: Game) -> None:
+        """Auto-move to foundations on ``game``: the safe cards go up one at a time, each a move."""
         app = self.app
-        game = self.game
         while True:
             await asyncio.sleep(0 if app.view.reduced else FINISH_STEP_S)
             if self.game is not game or app.mode is not Mode.READY or not app.settings.auto:
@@ -352,12 +374,12 @@ class Solo:
             app.input.deselect()
             self.play(move)
 
-    def on_won(self) -> None:
+    def on_won(self, g: Game) -> None:
+        """``g``, on the table, is won: record it (once), then the cascade and the sheet."""
         app = self.app
         if self.recorded:
             app.set_mode(Mode.WON)
             return
-        g = self.game
         self.recorded = True
         res = app.store.change_records(lambda r: r.record_win(
             variants.key(g.rules), int(g.elapsed()), g.moves, assisted=g.assisted, daily=self.daily))
@@ -365,19 +387,20 @@ class Solo:
         app.set_mode(Mode.WON)
         app.hide_toast()
 
-        def sheet():
+        def sheet() -> None:
             if self.game is g and self.challenge is not None and self.challenges is not None:
                 self.challenges.finished()  # the challenge's results take the win sheet's place
             elif self.game is g:
                 app.dialogs.open("win", sheets.win_html(
                     app.lang, seconds=g.elapsed(), moves=g.moves,
                     score=g.score if app.settings.score else None,
-                    assisted=g.assisted, result=res, records=self.records_html()))
+                    assisted=g.assisted, result=res, records=self.records_html(g.rules)))
 
         app.view.celebrate(sheet)
 
-    def records_html(self) -> str:
-        return sheets.records_html(self.app.lang, self.app.store, self.game.rules, self.daily)
+    def records_html(self, rules: Rules) -> str:
+        """The records of ``rules`` (the variant shown), and the day's if a Deal of the day is on the table."""
+        return sheets.records_html(self.app.lang, self.app.store, rules, self.daily)
 
     # ------------------------------------------------------------ Finish (F1, F2): web.finish
     def finish(self) -> None:
@@ -388,7 +411,7 @@ class Solo:
         self.finisher.cancel()
 
     # ------------------------------------------------------------ page events
-    def on_storage(self, ev) -> None:
+    def on_storage(self, ev: JsObject) -> None:
         """Another tab saved the game: adopt it if it is newer (no move lost silently)."""
         app = self.app
         if ev.key != store.GAME_KEY or nil(ev.newValue):
@@ -413,7 +436,7 @@ class Solo:
         if not game.is_won:
             app.toast(app.tr("other_tab"), 4000)
 
-    def on_hashchange(self, ev) -> None:
+    def on_hashchange(self, ev: JsObject) -> None:
         try:
             link = links.parse(str(window.location.hash))
         except ValueError:  # an edited address that names no deal: say so, keep the game
@@ -423,7 +446,7 @@ class Solo:
         if link is not None and not self.is_link_of_current(link):
             self.open_link(link)
 
-    def on_visibility(self, ev) -> None:
+    def on_visibility(self, ev: JsObject) -> None:
         if self.game is None:
             return
         if str(document.visibilityState) == "hidden":

@@ -40,19 +40,30 @@ import asyncio
 import json
 import random
 import time
-from typing import Any, Callable
+from collections.abc import Callable, Generator
+from typing import Any, Protocol, TypeVar
 
 from kosynka import deals, variants
 from kosynka.messages import MessageError
 from kosynka.position import Position, Rules
 from kosynka.solver import Solver, SolveResult, VerifiedDealSearch
 from web.solver_protocol import PROTOCOL
-from web.store import loads_stored
+from web.store import Backend, loads_stored
 
 SLICE_S = 0.012          # aim for each solver slice on the page (it stays responsive)
 FINISH_STATES = 400_000
 FINISH_SECONDS = 20.0
 NEXT_KEY = "kosynka.next"
+
+
+T = TypeVar("T", covariant=True)
+
+
+class Stepper(Protocol[T]):
+    """A search run in steps: ``step(n)`` searches about ``n`` more states and
+    gives its result, or None while it runs (the solver, the verified-deal search)."""
+
+    def step(self, n: int = ...) -> T | None: ...
 
 
 def random_start() -> int:
@@ -69,7 +80,7 @@ class Slicer:
         self.slices = 0
         self.busy_s = 0.0  # time spent inside step()
 
-    async def run(self, obj, cancelled=lambda: False):
+    async def run(self, obj: Stepper[T], cancelled: Callable[[], bool] = lambda: False) -> T | None:
         while True:
             if cancelled():
                 return None
@@ -114,10 +125,16 @@ class WorkerClient:
         self.worker.addEventListener("error", self._on_err)
 
     @property
-    def idle(self) -> bool:
-        return self.ready and not self.failed and not self._pending
+    def up(self) -> bool:
+        """Up and answering."""
+        return self.ready and not self.failed
 
-    def _message(self, ev) -> None:
+    @property
+    def idle(self) -> bool:
+        """Up, with no request pending."""
+        return self.up and not self._pending
+
+    def _message(self, ev: Any) -> None:
         try:
             msg = PROTOCOL.parse(str(ev.data))
         except MessageError as e:
@@ -144,7 +161,7 @@ class WorkerClient:
         else:
             fut.set_result(None if kind == "cancelled" else msg)
 
-    def _error(self, ev) -> None:
+    def _error(self, ev: Any) -> None:
         self.failed = True
         self.on_up(False)
         self._fail(str(getattr(ev, "message", "worker error")))
@@ -193,7 +210,7 @@ class Finish:
         self._request: int | None = None
         self._task = asyncio.ensure_future(self._run())
 
-    def __await__(self):
+    def __await__(self) -> Generator[Any, None, SolveResult | None]:
         return self._task.__await__()
 
     def cancel(self) -> None:
@@ -215,9 +232,10 @@ class Finish:
             await client.worker_up()  # a check waits for it; Finish searches here meanwhile
         if self.cancelled:
             return None
-        if client.worker_idle() or (not self.on_page and client.worker_up_now()):
+        worker = client.worker
+        if worker is not None and (worker.idle or (not self.on_page and worker.up)):
             where = "worker"
-            self._request, fut = client.worker.request(
+            self._request, fut = worker.request(
                 "solve", position=self.position.to_json(), draw=rules.draw, redeals=rules.redeals,
                 max_states=FINISH_STATES, max_seconds=FINISH_SECONDS)
             try:
@@ -243,10 +261,10 @@ class SolverClient:
 
     ``stats(**figures)`` receives timings for tests and benchmarks."""
 
-    def __init__(self, backend, stats: Callable[..., None]) -> None:
+    def __init__(self, backend: Backend, stats: Callable[..., None]) -> None:
         self.backend = backend
         self.slicer = Slicer()
-        self.stats = lambda **kw: stats(**kw, **self.slicer.figures())
+        self._stats = stats
         self.ready: dict[str, int] = self._load_ready()
         self.preparing: str | None = None
         self._prep_gen = 0
@@ -271,11 +289,9 @@ class SolverClient:
         """Wait until the worker is up (True) or could not start (False)."""
         return await asyncio.shield(self._up)
 
-    def worker_up_now(self) -> bool:
-        return self.worker is not None and self.worker.ready and not self.worker.failed
-
-    def worker_idle(self) -> bool:
-        return self.worker is not None and self.worker.idle
+    def stats(self, **figures: object) -> None:
+        """``figures`` with the slicer's, for tests and benchmarks."""
+        self._stats(**figures, **self.slicer.figures())
 
     # -- verified deals ---------------------------------------------------
     def _load_ready(self) -> dict[str, int]:
@@ -302,13 +318,15 @@ class SolverClient:
         self._save_ready()
         return n
 
-    async def verified_deal(self, start: int, rules: Rules, cancelled=lambda: False) -> int | None:
+    async def verified_deal(self, start: int, rules: Rules,
+                            cancelled: Callable[[], bool] = lambda: False) -> int | None:
         """The first verified deal at or after ``start`` (None if cancelled): in the
         worker when it is up and idle, else in slices on the page."""
         t0 = time.perf_counter()
-        if self.worker_idle():
+        worker = self.worker
+        if worker is not None and worker.idle:
             try:
-                _, fut = self.worker.request("deal", start=start, draw=rules.draw, redeals=rules.redeals)
+                _, fut = worker.request("deal", start=start, draw=rules.draw, redeals=rules.redeals)
                 ans = await fut
                 self.stats(search_s=round(time.perf_counter() - t0, 3), search_where="worker")
                 return None if cancelled() or ans is None else int(ans["number"])
@@ -330,8 +348,8 @@ class SolverClient:
         gen = self._prep_gen
         self.preparing = key
 
-        async def go():
-            number = None
+        async def go() -> None:
+            number: int | None = None
             if self.worker is not None and not self.worker.failed:
                 try:
                     t0 = time.perf_counter()
