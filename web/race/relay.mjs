@@ -62,8 +62,15 @@ async function derive(secretHex) {
   const key = await crypto.subtle.deriveKey(
     { name: "HKDF", hash: "SHA-256", salt: SALT, info: info("key") }, base,
     { name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]);
-  const inbox = async (peerId) => "kosynka-" + hex(new Uint8Array(await crypto.subtle.deriveBits(
-    { name: "HKDF", hash: "SHA-256", salt: SALT, info: info("inbox:" + peerId) }, base, 128)));
+  const inboxes = new Map();
+  const inbox = (peerId) => {
+    if (!inboxes.has(peerId)) {
+      inboxes.set(peerId, crypto.subtle.deriveBits(
+        { name: "HKDF", hash: "SHA-256", salt: SALT, info: info("inbox:" + peerId) }, base, 128)
+        .then((bits) => "kosynka-" + hex(new Uint8Array(bits))));
+    }
+    return inboxes.get(peerId);
+  };
   return { key, inbox };
 }
 
@@ -288,7 +295,12 @@ export class RelayChannel extends Channel {
   _kick(delay) {
     if (this.timer || !["new", "open"].includes(this.state)) return;
     const wait = Math.max(delay, this.last + GAP_MS - Date.now(), 0);
-    this.timer = setTimeout(() => { this.timer = 0; this._send(); }, wait);
+    this.timer = setTimeout(() => {
+      this.timer = 0;
+      // an event may have gone since this was set (one being sealed then)
+      if (this.last + GAP_MS > Date.now()) this._kick(0);
+      else this._send();
+    }, wait);
   }
 
   // one event: the frames due (new, or not acknowledged within RESEND_MS) as many
@@ -322,10 +334,10 @@ export class RelayChannel extends Channel {
       }
       for (const f of due.slice(0, n)) f.at = now;
       this.owe = false;
-      this.last = Date.now();       // (sealing takes a while: the gap counts from here)
       this.events++;
       if (bye) this.bye = false;
       await this.hub.publish(this.peer, content);
+      this.last = Date.now();       // (sealing takes a while: the gap counts from the event)
     } catch (e) {
       console.warn("race relay link: not sent", e);
     } finally {
