@@ -25,10 +25,17 @@ from kosynka.game import Game, SaveError
 from kosynka.position import Rules
 from kosynka.records import Records
 from web import sheets, solve, store
-from web.store import GAME_KEY, RECORDS_KEY, SETTINGS_KEY, MemoryBackend, Store
+from web.store import (
+    BOOK_KEY,
+    GAME_KEY,
+    KEPT_KEY,
+    NEXT_KEY,
+    RECORDS_KEY,
+    SETTINGS_KEY,
+    MemoryBackend,
+    Store,
+)
 
-BOOK_KEY = "kosynka.challenges"  # web.challenge's keys (that module needs a browser)
-KEPT_KEY = "kosynka.challenge.kept"
 MARK = "<i>x</i>"  # markup that must never reach the page as markup
 DEEP = 10_000
 HOSTILE: list[Any] = [
@@ -68,7 +75,7 @@ def _valid() -> dict[str, Any]:
         GAME_KEY: {"v": 1, "rev": 5, "tab": "t1", "game": game,
                    "meta": {"daily": "2026-12-05", "recorded": False, "mark": "verified", "challenge": None}},
         RECORDS_KEY: dict(r.to_json(), v=1),
-        solve.NEXT_KEY: {"d1": 42, "d3r2": 77},
+        NEXT_KEY: {"d1": 42, "d3r2": 77},
         BOOK_KEY: {"v": 1, "made": [{"code": "abc", "answers": ["d"]}], "taken": [{"code": "e", "answer": None}]},
         KEPT_KEY: {"game": game, "meta": {"daily": None, "mark": "verified"}},
     }

@@ -5,6 +5,7 @@ tests/e2e/test_layout_paint.py."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 
 from kosynka import Position
 from tools import firstpaint, serve
-from web import layout
+from web import layout, store
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -72,3 +73,19 @@ def test_the_build_ships_it_and_the_service_worker_precaches_it(tmp_path):
     body = text.split("self.kosynkaFirstPaint = ", 1)[1].rstrip().rstrip(";")
     assert json.loads(body) == firstpaint.paint_data(tmp_path)
     assert f'src="{firstpaint.OUTPUT}"' in (ROOT / "index.html").read_text("utf-8")
+
+
+def test_paint_js_reads_storage_through_the_build_data_alone(data):
+    """Issue 28 item 4: the storage keys and the look's values (theme, hand) have
+    one source, web/store.py; web/boot/paint.js gets them from the build's data,
+    reads only keys the data carries, and writes none of them itself."""
+    js = (ROOT / "web/boot/paint.js").read_text("utf-8")
+    keys = data["store"]["keys"]
+    assert keys == {"paint": store.PAINT_KEY, "game": store.GAME_KEY, "settings": store.SETTINGS_KEY,
+                    "probe": store.PROBE_KEY}
+    assert set(re.findall(r'read\("(\w+)"\)', js)) | set(re.findall(r"STORE\.keys\.(\w+)", js)) == set(keys)
+    assert data["store"]["themes"] == [x for x in store.THEMES if x != store.AUTO_THEME] != []
+    assert data["store"]["left"] == store.LEFT_HAND in store.HANDS
+    for value in (*keys.values(), *store.THEMES, *store.HANDS):
+        assert not re.search(rf"""["']{re.escape(value)}["']""", js), value
+    assert not re.search(r"kosynka\.[a-z]", js)          # no key of its own either

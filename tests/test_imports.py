@@ -94,7 +94,9 @@ def test_layers_import_only_downward():
     (the page) ← ``web/race/``, with the race's engine ``kosynka/race/`` beside
     the rest of the engine. Only the roots reach into the race: the app
     (``web.app``) and the command line (``kosynka.cli``); ``web.race`` may use
-    ``kosynka.race`` (its engine side). The engine never imports the page."""
+    ``kosynka.race`` (its engine side). The engine never imports the page. Every
+    import counts (``from web import race``, one inside a function): the one
+    place these rules are checked."""
     graph = _graph()
 
     def inside(name: str, pkg: str) -> bool:

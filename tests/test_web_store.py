@@ -1,7 +1,10 @@
 """Pure tests of the browser layer's storage, links, i18n and layout (P1, P2, T2, V2, L1)."""
 
+import ast
 import doctest
 import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +25,8 @@ from web.store import (
     Store,
     variant_key,
 )
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_doctests():
@@ -193,3 +198,31 @@ def test_issue32_hints_are_remembered_like_every_setting_C4_P2():
     assert Store(be).load_settings().hints is True
     be.set(SETTINGS_KEY, json.dumps({"v": 1, "hints": "yes"}))
     assert Store(be).load_settings().hints is False
+
+
+def test_every_storage_key_is_written_in_web_store_alone():
+    """Issue 28 item 4: one registry of the keys the page keeps in the browser's
+    storage — web/store.py. No other module of the page, Python or JS, writes a
+    key (web/boot/paint.js gets its keys through the build's data:
+    tests/test_first_paint.py); every one of them is a ``kosynka.…`` name, each
+    under its own constant."""
+    key = re.compile(r"kosynka\.[a-z_.]+")
+    written: dict[str, list[str]] = {}
+    for path in sorted((ROOT / "web").rglob("*")) + [ROOT / "index.html", ROOT / "sw.js"]:
+        rel = path.relative_to(ROOT).as_posix()
+        if "vendor" in path.parts or path.suffix not in (".py", ".js", ".mjs", ".html"):
+            continue
+        text = path.read_text("utf-8")
+        if path.suffix == ".py":
+            found = [n.value for n in ast.walk(ast.parse(text))
+                     if isinstance(n, ast.Constant) and isinstance(n.value, str) and key.fullmatch(n.value)]
+        else:
+            found = re.findall(r"""["'](kosynka\.[a-z_.]+)["']""", text)
+        for k in found:
+            written.setdefault(k, []).append(rel)
+    # not yet: a test-only switch web/race/room.mjs reads itself (the race page's
+    # engineers own that file this session; it moves here once room.mjs is handed its keys)
+    outside = {"kosynka.race.test_relay_only": ["web/race/room.mjs"]}
+    assert {k: where for k, where in written.items() if where != ["web/store.py"]} == outside
+    constants = [v for k, v in vars(web.store).items() if k.endswith("_KEY")]
+    assert sorted(set(written) - set(outside)) == sorted(constants)   # each key under one constant

@@ -17,6 +17,12 @@ scaled to it. Each reference is what the page lays out for that table box:
   it to the style sheet) and its cards' offsets inside it, bottom → top (all
   face down: the first paint knows no card).
 
+``store`` is what the first paint reads of the page's storage, from its one
+source ``web/store.py`` (issue 28 item 4): ``keys`` (the saved paint, the saved
+game, the settings, the probe), ``themes`` (the themes ``html[data-theme]`` takes
+as they are: all but ``auto``, which follows the system) and ``left`` (the left
+hand's value). paint.js writes none of them itself.
+
 ``lang`` is the language rule's data and the page's labels in every language
 (``web.i18n.first_paint_words``): the first paint speaks the language the page
 will (issue 32). ``v`` names the layout and the view that made the data (a hash of their
@@ -59,7 +65,7 @@ shape is scaled (the figures are in docs/startup.md)."""
 
 LAYOUT_SOURCES = ("web/layout.py", "web/view.py")
 """What the layout data is made from, with this file: its version ``v`` is their hash."""
-SOURCES = LAYOUT_SOURCES + ("index.html", "web/i18n/__init__.py", "web/i18n/uk.py",
+SOURCES = LAYOUT_SOURCES + ("index.html", "web/store.py", "web/i18n/__init__.py", "web/i18n/uk.py",
                             "web/i18n/ru.py", "web/i18n/en.py")
 """Every file the data is made from (``tools/serve.py`` rebuilds it when one changes)."""
 WORD_KEYS = ("title", "table_label")
@@ -92,6 +98,16 @@ def _reference(w: int, h: int, left: bool, aspect: tuple[float, float | None]) -
             "piles": piles}
 
 
+def _store() -> dict[str, Any]:
+    """What paint.js reads of the page's storage (see the module docstring)."""
+    from web import store
+
+    return {"keys": {"paint": store.PAINT_KEY, "game": store.GAME_KEY, "settings": store.SETTINGS_KEY,
+                     "probe": store.PROBE_KEY},
+            "themes": [theme for theme in store.THEMES if theme != store.AUTO_THEME],
+            "left": store.LEFT_HAND}
+
+
 def paint_data(root: Path) -> dict[str, Any]:
     """The first paint's data for the checkout at ``root`` (see the module docstring)."""
     from web import layout
@@ -107,7 +123,7 @@ def paint_data(root: Path) -> dict[str, Any]:
             side = layout.geometry(w, h, left).side
             backs.append(_reference(w, h, left, (wide, None) if side else (0, wide)))
     keys = sorted(set(re.findall(r'data-t="([a-z_0-9]+)"', (root / "index.html").read_text("utf-8"))))
-    return {"v": digest.hexdigest()[:12], "backs": backs,
+    return {"v": digest.hexdigest()[:12], "backs": backs, "store": _store(),
             "lang": first_paint_words(keys + list(WORD_KEYS))}
 
 

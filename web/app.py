@@ -41,7 +41,7 @@ from web.input import TableInput
 from web.modes import Mode
 from web.race.page import RacePage
 from web.solo import Solo
-from web.store import GAME_KEY, Backend, MemoryBackend, Store
+from web.store import AUTO_THEME, GAME_KEY, LEFT_HAND, Backend, MemoryBackend, Store
 from web.view import TableView
 
 
@@ -199,14 +199,14 @@ class App:
         """Issue 13: the theme (html[data-theme], "auto" follows the system) and the
         hand (the top row mirrored for the left hand)."""
         theme = self.settings.theme
-        if theme == "auto":
+        if theme == AUTO_THEME:
             dark = bool(window.matchMedia("(prefers-color-scheme: dark)").matches)
             theme = "dark" if dark else "light"
         document.documentElement.dataset.theme = theme
         meta = document.querySelector("meta[name=theme-color]")
         if not nil(meta):  # the browser's bar takes the felt's colour
             meta.content = str(window.getComputedStyle(document.documentElement).getPropertyValue("--felt")).strip()
-        left = self.settings.hand == "left"
+        left = self.settings.hand == LEFT_HAND
         if left != self.view.left_handed:
             self.view.left_handed = left
             self.view.measure()

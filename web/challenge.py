@@ -44,10 +44,8 @@ from web.challenge_needs import Page
 from web.challenge_watch import Watching
 from web.dom import JsObject, document, fill, h, nil, window
 from web.i18n import t
-from web.store import RACE_NAME_KEY
+from web.store import BOOK_KEY, KEPT_KEY, RACE_NAME_KEY
 
-BOOK_KEY = "kosynka.challenges"
-KEPT_KEY = "kosynka.challenge.kept"
 SHEETS = ("challenge", "challenge-offer", "challenge-done", "challenge-list")
 ACTIONS = ("challenge", "challenges", "play-challenge", "challenge-copy", "challenge-share", "watch",
            "challenge-open", "show-way")

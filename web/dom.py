@@ -15,6 +15,8 @@ from typing import Any, Callable, TypeAlias
 import js
 from pyodide.ffi import create_proxy
 
+from web.store import PROBE_KEY
+
 try:  # recent Pyodide turns JS null into ``jsnull``, not None
     from pyodide.ffi import jsnull as _jsnull
 except ImportError:  # pragma: no cover
@@ -100,8 +102,8 @@ class LocalStorageBackend:
 
     def __init__(self) -> None:
         self.ls = window.localStorage
-        self.ls.setItem("kosynka.probe", "1")
-        self.ls.removeItem("kosynka.probe")
+        self.ls.setItem(PROBE_KEY, "1")
+        self.ls.removeItem(PROBE_KEY)
 
     def get(self, key: str) -> str | None:
         v = self.ls.getItem(key)

@@ -48,12 +48,11 @@ from kosynka.messages import MessageError
 from kosynka.position import Position, Rules
 from kosynka.solver import Solver, SolveResult, VerifiedDealSearch
 from web.solver_protocol import PROTOCOL
-from web.store import Backend, loads_stored
+from web.store import NEXT_KEY, Backend, loads_stored
 
 SLICE_S = 0.012          # aim for each solver slice on the page (it stays responsive)
 FINISH_STATES = 400_000
 FINISH_SECONDS = 20.0
-NEXT_KEY = "kosynka.next"
 
 
 T = TypeVar("T", covariant=True)

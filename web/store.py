@@ -40,11 +40,22 @@ from kosynka.records import Records
 
 T = TypeVar("T")
 
+# Every key the page keeps in the browser's storage, and the look's values, are
+# written here and nowhere else (issue 28 item 4): web/boot/paint.js gets those it
+# reads through the build's data (tools/firstpaint.py), tests check that none is
+# written twice (tests/test_web_store.py, tests/test_first_paint.py).
 SETTINGS_KEY = "kosynka.settings"
-THEMES = ("auto", "light", "dark")  # issue 13 (web/boot/paint.js reads theme and hand too)
-HANDS = ("right", "left")
+AUTO_THEME = "auto"  # follows the system; the others go to html[data-theme] as they are
+THEMES = (AUTO_THEME, "light", "dark")  # issue 13
+RIGHT_HAND, LEFT_HAND = "right", "left"  # issue 13: where the stock and the waste stand
+HANDS = (RIGHT_HAND, LEFT_HAND)
 GAME_KEY = "kosynka.game"
 RECORDS_KEY = "kosynka.records"
+PAINT_KEY = "kosynka.paint"          # the table as last shown (written by web/boot/paint.js)
+PROBE_KEY = "kosynka.probe"          # set and removed at once: may this page store? (web.dom, paint.js)
+NEXT_KEY = "kosynka.next"            # a verified deal searched ahead per variant (web.solve)
+BOOK_KEY = "kosynka.challenges"      # the device's list of challenges (web.challenge)
+KEPT_KEY = "kosynka.challenge.kept"  # the solo game kept aside while a challenge's is played
 # the race's (read and written by ``web.race.stored.RaceStore``, their own formats:
 # bare JSON or text, no schema envelope; issues 11 and 19)
 RACE_NAME_KEY = "kosynka.race.name"          # the player's name at a table
@@ -123,8 +134,8 @@ class Settings:
     score: bool = True
     lang: str | None = None
     auto: bool = False
-    theme: str = "auto"  # issue 13: auto (follow the system) | light | dark
-    hand: str = "right"  # issue 13: where the stock and the waste stand
+    theme: str = AUTO_THEME  # issue 13: one of THEMES
+    hand: str = RIGHT_HAND  # issue 13: one of HANDS
     hints: bool = False
 
     @classmethod

@@ -2,9 +2,9 @@
 // data alone, then let the app take over. This file keeps no layout of its own
 // (issue 22): the geometry is web/layout.py's, in what it draws.
 //
-// 1. The cards of every pile as the app last showed them ("kosynka.paint",
+// 1. The cards of every pile as the app last showed them (the saved paint,
 //    written here whenever the table changes or the page is hidden), when they
-//    show the saved game's position ("kosynka.game": {rev, game: engine JSON
+//    show the saved game's position (the saved game: {rev, game: engine JSON
 //    with "position"}): exact on a table of the same size ("saved"), else scaled
 //    to this one ("scaled": one factor, centred).
 // 2. Otherwise card backs of a new deal from the build's data
@@ -14,31 +14,35 @@
 //    unexpected falls to 2; without the data, nothing is painted ("none").
 // A saved paint made by another layout or view (its "v" is not the data's) is
 // not used: it could show an older layout, then jump.
+// The storage keys and the look's values (theme, hand) are web/store.py's, in
+// the build's data (DATA.store): none is written here. Without the data, storage
+// is not read at all (nothing painted, the theme comes with the app).
 // While loading, taps on the table or the panel are ignored visibly: the loading
 // indicator pulses. When body[data-state] turns ready, leftovers of the paint
 // are removed. Also: html[data-storage] = "ok" | "blocked" (private mode: the
 // app says nothing will be saved), html[data-paint] = "saved" | "scaled" |
-// "backs" | "none", html[data-theme] = "light" | "dark" when the settings choose
-// one (issue 13; the app keeps it after start-up), and a left-handed table.
+// "backs" | "none", html[data-theme] = the settings' theme unless it follows
+// the system (issue 13; the app keeps it after start-up), and a left-handed table.
 (function () {
   "use strict";
   var html = document.documentElement;
   var timing = (window.kosynkaBootTiming = window.kosynkaBootTiming || {});
-  var PAINT = "kosynka.paint", GAME = "kosynka.game";
-  var DATA = window.kosynkaFirstPaint || null; // {v, backs}: web/vendor/first-paint.js
+  var DATA = window.kosynkaFirstPaint || null; // {v, backs, store, lang}: web/vendor/first-paint.js
+  var STORE = (DATA && DATA.store) || null; // {keys: {paint, game, settings, probe}, themes, left}
   var STATS = ["deal-no", "time", "moves", "score"];
   var TRANSIENT = ["picked", "dragging", "fly", "flip", "shake"];
 
   var ls = null;
-  try {
-    ls = window.localStorage;
-    var probe = "kosynka.probe";
-    ls.setItem(probe, "1");
-    ls.removeItem(probe);
-    html.dataset.storage = "ok";
-  } catch (e) {
-    ls = null;
-    html.dataset.storage = "blocked";
+  if (STORE) {
+    try {
+      ls = window.localStorage;
+      ls.setItem(STORE.keys.probe, "1");
+      ls.removeItem(STORE.keys.probe);
+      html.dataset.storage = "ok";
+    } catch (e) {
+      ls = null;
+      html.dataset.storage = "blocked";
+    }
   }
 
   // IndexedDB blocked (Chromium throws SecurityError from open() when the
@@ -126,9 +130,10 @@
     html.dataset.idb = "memory";
   }
 
-  function read(key) {
+  // the stored value of STORE.keys[name] (ls is null without STORE)
+  function read(name) {
     try {
-      return ls ? JSON.parse(ls.getItem(key) || "null") : null;
+      return ls ? JSON.parse(ls.getItem(STORE.keys[name]) || "null") : null;
     } catch (e) {
       return null;
     }
@@ -142,8 +147,9 @@
     }
   }
   // the player's look (issue 13): theme and hand, from the saved settings
-  var look = read("kosynka.settings") || {};
-  if (look.theme === "light" || look.theme === "dark") html.dataset.theme = look.theme;
+  var look = read("settings") || {};
+  var leftHand = !!STORE && look.hand === STORE.left;
+  if (STORE && STORE.themes.indexOf(look.theme) >= 0) html.dataset.theme = look.theme;
   function ready() {
     var s = document.body && document.body.dataset.state;
     return s === "ready" || s === "won";
@@ -187,7 +193,7 @@
     if (!DATA || !cache || cache.v !== DATA.v || !cache.piles) return "";
     if (!env || cache.pos !== positionKey(env)) return "";
     var el = piles(table), f = fitTo(table, cache.w, cache.h);
-    table.classList.toggle("left-handed", look.hand === "left");
+    table.classList.toggle("left-handed", leftHand);
     cardSize(table, cache.cw, cache.ch, f);
     Object.keys(el).forEach(function (name) {
       var p = cache.piles[name];
@@ -219,16 +225,16 @@
   // (tools/firstpaint.py) for this hand and layout nearest in shape (then in
   // width), scaled
   function paintBacks(table) {
-    var W = table.clientWidth, H = table.clientHeight, left = look.hand === "left";
+    var W = table.clientWidth, H = table.clientHeight;
     var best = null, far = Infinity;
     (DATA ? DATA.backs : []).forEach(function (r) {
-      if (r.left !== left || W / H < r.aspect[0] || (r.aspect[1] !== null && W / H >= r.aspect[1])) return;
+      if (r.left !== leftHand || W / H < r.aspect[0] || (r.aspect[1] !== null && W / H >= r.aspect[1])) return;
       var d = Math.abs(Math.log((W / H) / (r.w / r.h))) * 1e3 + Math.abs(Math.log(W / r.w));
       if (d < far) { best = r; far = d; }
     });
     if (!best) return false;
     var el = piles(table), f = fitTo(table, best.w, best.h);
-    table.classList.toggle("left-handed", left);
+    table.classList.toggle("left-handed", leftHand);
     cardSize(table, best.cw, best.ch, f);
     Object.keys(el).forEach(function (name) {
       var p = best.piles[name], pile = el[name];
@@ -297,13 +303,13 @@
     }
     var how = "";
     try {
-      how = paintSaved(table, read(PAINT), read(GAME));
+      how = paintSaved(table, read("paint"), read("game"));
     } catch (e) {
       how = "";
     }
     if (!how) {
       try {
-        labels(read(PAINT));
+        labels(read("paint"));
       } catch (e) {
         /* keep the page's own labels */
       }
@@ -323,7 +329,7 @@
     pending = null;
     if (!ls || !DATA || !ready()) return;
     var table = document.getElementById("table");
-    var env = read(GAME);
+    var env = read("game");
     if (!table || !env) return;
     var el = piles(table), out = {
       v: DATA.v, w: table.clientWidth, h: table.clientHeight, pos: positionKey(env),
@@ -344,7 +350,7 @@
       if (s) out.stats[id] = s.textContent;
     });
     try {
-      ls.setItem(PAINT, JSON.stringify(out));
+      ls.setItem(STORE.keys.paint, JSON.stringify(out));
     } catch (e) {
       /* quota: the paint is a nicety */
     }
