@@ -6,8 +6,9 @@ relay — the real ``nostr-relay`` package from PyPI (pinned in
 ``requirements-dev.txt``), not a stand-in — and point the page at it with
 ``localStorage["kosynka.race.relays"]``.
 
-``python3 -m tools.relay [--host 127.0.0.1] [--port 0]`` prints the relay's
-WebSocket URL (``ws://127.0.0.1:PORT``) as the first line of its output, once it
+``python3 -m tools.relay [--host 127.0.0.1] [--port 0] [--cert PEM --key PEM]``
+prints the relay's WebSocket URL (``ws://127.0.0.1:PORT``; ``wss://`` with a TLS
+certificate, as public relays are reached) as the first line of its output, once it
 accepts connections, and runs until stopped (SIGINT or SIGTERM); its database
 lives in a temporary folder removed at exit. Port 0 picks a free port. Wrong
 arguments, a port in use or the package missing: one line on stderr, exit 2.
@@ -95,9 +96,13 @@ def _parse(argv: list[str]):
     p = Parser(prog="python3 -m tools.relay", description="A Nostr relay on this machine, for tests.")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=0, help="TCP port (default 0 = any free)")
+    p.add_argument("--cert", help="TLS certificate (PEM): serve wss:// (with --key)")
+    p.add_argument("--key", help="the certificate's private key (PEM)")
     args = p.parse_args(argv)
     if not 0 <= args.port <= 65535:
         raise SystemExit(f"tools.relay: port out of range: {args.port}")
+    if bool(args.cert) != bool(args.key):
+        raise SystemExit("tools.relay: --cert and --key go together")
     return args
 
 
@@ -134,12 +139,13 @@ def main(argv: list[str] | None = None) -> int:
         conf = _config(folder, args.host, port)
         _schema(folder)
         app = create_app(str(conf))
-        server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=port, log_level="error"))
+        tls = {"ssl_certfile": args.cert, "ssl_keyfile": args.key} if args.cert else {}
+        server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=port, log_level="error", **tls))
         shown = f"[{args.host}]" if ":" in args.host else args.host
 
         def announce() -> None:
             if _wait_listening(args.host, port, 30):
-                print(f"ws://{shown}:{port}", flush=True)
+                print(f"{'wss' if tls else 'ws'}://{shown}:{port}", flush=True)
             else:
                 print(f"tools.relay: the relay did not start on {args.host}:{port}", file=sys.stderr)
                 server.should_exit = True
@@ -169,11 +175,13 @@ class Relay:
 
 
 def start(host: str = "127.0.0.1", port: int = 0, prefix: list[str] | None = None,
-          timeout: float = 60) -> Relay:
-    """Run ``python3 -m tools.relay`` (under ``prefix``, e.g. ``ip netns exec NAME``)
-    and wait for its URL line. ``RuntimeError`` with its error output if it fails."""
+          timeout: float = 60, tls: tuple[str, str] | None = None) -> Relay:
+    """Run ``python3 -m tools.relay`` (under ``prefix``, e.g. ``ip netns exec NAME``;
+    ``tls``: certificate and key files, for ``wss://``) and wait for its URL line.
+    ``RuntimeError`` with its error output if it fails."""
     root = Path(__file__).resolve().parent.parent
-    cmd = [*(prefix or []), sys.executable, "-m", "tools.relay", "--host", host, "--port", str(port)]
+    cmd = [*(prefix or []), sys.executable, "-m", "tools.relay", "--host", host, "--port", str(port),
+           *(["--cert", tls[0], "--key", tls[1]] if tls else [])]
     proc = subprocess.Popen(cmd, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     deadline = time.monotonic() + timeout
@@ -186,7 +194,7 @@ def start(host: str = "127.0.0.1", port: int = 0, prefix: list[str] | None = Non
             if sel.select(0.5):
                 line = proc.stdout.readline().strip()
                 break
-    if not line.startswith("ws://"):
+    if not line.startswith(("ws://", "wss://")):
         relay = Relay("", proc)
         relay.stop()
         err = proc.stderr.read() if proc.stderr else ""

@@ -21,7 +21,9 @@ carriers). :meth:`Net.cut` drops everything a router forwards, for a while.
 Players' browsers run in their namespace (``ip netns exec``) with their own
 ``resolv.conf`` (``/etc/netns/k19-cN/``) naming the internet's DNS (Debian's
 ``dnsmasq``), which answers the page's default STUN host names with the coturn
-server's address and nothing else — so "the defaults" are tested as a player's
+server's address, and the default Nostr relays' names with the internet's address
+(a relay with TLS on port 443 there, :meth:`Net.relay_cert`), and nothing else —
+so "the defaults" are tested as a player's
 browser has them, without asking a server off the machine. (Chromium's WebRTC
 does not read ``/etc/hosts`` nor ``--host-resolver-rules`` for STUN names:
 measured.)
@@ -40,12 +42,17 @@ import tempfile
 import time
 from pathlib import Path
 
+from web.race.ice import DEFAULT_RELAYS
+
 PREFIX = "k19-"
 INET = PREFIX + "inet"
 INET_IP = "203.0.113.1"
 TURN_USER = TURN_PASS = "kosynka"
 STUN_NAMES = ("stun.l.google.com", "stun.cloudflare.com")   # web/race/ice.py's defaults
 STUN_PORTS = (19302, 3478)
+# web/race/ice.py's default relays (wss://, port 443): answered by the DNS with the
+# internet's address, where a relay with a self-signed certificate for them listens
+RELAY_NAMES = tuple(u.split("//", 1)[1] for u in DEFAULT_RELAYS)
 
 
 def _run(*cmd: str, check: bool = True) -> subprocess.CompletedProcess:
@@ -63,7 +70,7 @@ def available() -> str | None:
     """None if this machine can make the namespaces, else why not (one line)."""
     if os.geteuid() != 0:
         return "network namespaces need root"
-    for tool in ("ip", "iptables", "turnserver", "dnsmasq"):
+    for tool in ("ip", "iptables", "turnserver", "dnsmasq", "openssl"):
         if shutil.which(tool) is None:
             return f"{tool} is not installed (./run-tests installs it)"
     probe = PREFIX + "probe"
@@ -162,7 +169,7 @@ class Net:
             ["ip", "netns", "exec", INET, "dnsmasq", "--no-daemon", "--no-resolv", "--no-hosts",
              f"--listen-address={INET_IP}", "--bind-interfaces", "--port=53",
              f"--pid-file={self.tmp / 'dnsmasq.pid'}",
-             *(f"--address=/{n}/{INET_IP}" for n in STUN_NAMES), "--address=/#/"],
+             *(f"--address=/{n}/{INET_IP}" for n in STUN_NAMES + RELAY_NAMES), "--address=/#/"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         self._wait_udp_listener(":3478 ")
         self._wait_udp_listener(":53 ")
@@ -174,6 +181,15 @@ class Net:
                 return
             time.sleep(0.1)
         raise RuntimeError(f"nothing listens on UDP {port.strip()} in {INET}")
+
+    def relay_cert(self) -> tuple[str, str]:
+        """A self-signed certificate (and its key) for the default relays' names: the
+        players' browsers run with ``--ignore-certificate-errors`` (test only)."""
+        cert, key = self.tmp / "relay.pem", self.tmp / "relay.key"
+        _run("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
+             "-nodes", "-days", "2", "-subj", "/CN=" + RELAY_NAMES[0], "-keyout", str(key),
+             "-out", str(cert), "-addext", "subjectAltName=" + ",".join(f"DNS:{n}" for n in RELAY_NAMES))
+        return str(cert), str(key)
 
     @staticmethod
     def wan(i: int) -> str:

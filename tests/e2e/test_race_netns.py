@@ -46,7 +46,7 @@ from racekit import (
 
 from tools import relay as relay_tool
 from tools.chromium import chromium_args
-from web.race import signal
+from web.race import ice, signal
 
 APP_PORT = 8000
 SHOTS = Path(__file__).resolve().parent / "shots"
@@ -69,6 +69,10 @@ def net(vendored):
         assert line.startswith("Kosynka: http://"), line
         n.app = f"http://{netns.INET_IP}:{APP_PORT}/"
         n.relay = r.url
+        # the page's default relays (wss://nos.lol, …: their names answered by the DNS)
+        tls = relay_tool.start(host=netns.INET_IP, port=443, prefix=["ip", "netns", "exec", netns.INET],
+                               tls=n.relay_cert())
+        n.procs.append(tls.proc)
         yield n
     finally:
         n.close()
@@ -85,8 +89,10 @@ def seats(net, playwright_instance):
         for i, name in ((1, "Anna"), (2, "Bohdan")):
             b = playwright_instance.chromium.launch(
                 executable_path=net.chromium(i, CHROMIUM), headless=True,
-                # an http:// test origin that is not loopback: a secure context as https is
-                args=[*MDNS_ON, f"--unsafely-treat-insecure-origin-as-secure={origin}"])
+                # an http:// test origin that is not loopback: a secure context as https is;
+                # the default relays' self-signed certificate taken (test only)
+                args=[*MDNS_ON, f"--unsafely-treat-insecure-origin-as-secure={origin}",
+                      "--ignore-certificate-errors"])
             browsers.append(b)
             ctx = b.new_context(**PHONE)
             ctx.add_init_script(BOOT_SCRIPT % json.dumps(NO_BOOT_EXTRAS))
@@ -254,12 +260,17 @@ def test_symmetric_nat_races_through_the_relays(net, seats):
     net.shape(1, "nat")
     net.shape(2, "symmetric")
     fresh(friend)
+    # the page's own default relays, as a player's page has them (their names answered by
+    # the test's DNS): the table link carries them to the friend
+    host.page.evaluate("localStorage.removeItem('kosynka.race.relays')")
     url = new_table(host)
+    assert signal.parse_link(url).relays == ice.DEFAULT_RELAYS
     took = try_join(friend, url, timeout=40_000)
-    RESULTS["symmetric, host home NAT"] = f"seated, {link_way(friend)}" if took else "not seated"
+    RESULTS["symmetric, host home NAT, default relays"] = f"seated, {link_way(friend)}" if took else "not seated"
     assert took is not None, (room_state(friend), room_state(host))
     assert link_way(friend) == "relay"
-    print(f"\nFIGURE symmetric NAT (host home NAT), no TURN: Join → seated through the relays {took:.2f} s")
+    print(f"\nFIGURE symmetric NAT (host home NAT), no TURN, the default relays: Join → seated"
+          f" through the relays {took:.2f} s")
     ready(friend)
     start(host, [friend])
     sent0, t0 = relay_events(host), time.perf_counter()
@@ -279,6 +290,7 @@ def test_symmetric_nat_races_through_the_relays(net, seats):
     for i in (1, 2):
         net.shape(i, "symmetric")
     fresh(friend)
+    host.page.evaluate("u => localStorage.setItem('kosynka.race.relays', JSON.stringify([u]))", net.relay)
     url = new_table(host)
     took = try_join(friend, url, timeout=40_000)
     RESULTS["both symmetric"] = f"seated, {link_way(friend)}" if took else "not seated"
