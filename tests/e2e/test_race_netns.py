@@ -249,6 +249,9 @@ def _counted_out(net, host: Seat, friend: Seat) -> None:
     assert host.page.errors == [] and friend.page.errors == []
 
 
+_WAY = "globalThis.kosynkaPyodide.globals.get('app').race.control.player.link.way === '%s'"
+
+
 def test_symmetric_nat_races_through_the_relays(net, seats):
     """Issue 30 items 1 and 9: no TURN — a friend behind a symmetric NAT and a host
     behind a home NAT have no direct path: the friend is seated through the relays
@@ -285,6 +288,28 @@ def test_symmetric_nat_races_through_the_relays(net, seats):
           f" ({len(times)} moves); the host's relay events {rate:.1f}/s to one friend")
     assert p90 < 2.0, times                      # within 2 s (issue 30, done when)
     assert rate <= 4.5, rate                     # coalesced: at most 4 a second per player
+    # the friend's network changes mid-race to a home NAT: back to a direct path by
+    # itself (the page goes on joining the room), and the race goes on over it
+    net.shape(2, "nat")
+    t0 = time.perf_counter()
+    friend.page.wait_for_function(_WAY % "direct", timeout=90_000)
+    back = time.perf_counter() - t0
+    play(friend, ["D"])
+    wait_moves(host, 13, friend, timeout=10_000)
+    # the direct path lost mid-race (UDP blocked, the relays still there): through the
+    # relays by itself, the move made then at the host
+    net.block_udp(2, True)
+    t0 = time.perf_counter()
+    play(friend, ["D"])
+    try:
+        wait_moves(host, 14, friend, timeout=60_000)
+    finally:
+        net.block_udp(2, False)
+    lost = time.perf_counter() - t0
+    way = link_way(friend)
+    print(f"FIGURE mid-race, the friend's NAT made a home one: direct again {back:.1f} s later;"
+          f" then UDP blocked: the move made then at the host {lost:.1f} s later, {way}")
+    assert way == "relay"
     assert host.page.errors == [] and friend.page.errors == []
 
     for i in (1, 2):
