@@ -223,16 +223,6 @@ class Net:
             _ns(r, "iptables", "-D", "FORWARD", "-j", "DROP", "-m", "comment", "--comment", "k19-cut",
                 check=False)
 
-    def block_udp(self, i: int, on: bool) -> None:
-        """Router ``i`` forwards no UDP (``on``) or again: the direct path goes, the
-        relays (TCP) stay — as a network that lets only the web through."""
-        r = self.router(i)
-        rule = ["FORWARD", "-p", "udp", "-j", "DROP", "-m", "comment", "--comment", "k19-udp"]
-        if on:
-            _ns(r, "iptables", "-I", *rule[:1], "1", *rule[1:])
-        else:
-            _ns(r, "iptables", "-D", *rule, check=False)
-
     def unplug(self, i: int, on: bool) -> None:
         """Player ``i``'s device with no network at all (its only route gone: the
         browser then finds no address of its own, as a phone in flight mode)."""
