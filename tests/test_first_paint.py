@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from kosynka import Position
-from tools import firstpaint, serve
+from tools import bundle, firstpaint
 from web import layout, store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -67,7 +67,7 @@ def test_the_build_ships_it_and_the_service_worker_precaches_it(tmp_path):
     for pkg in ("kosynka", "web"):
         shutil.copytree(ROOT / pkg, tmp_path / pkg,
                         ignore=shutil.ignore_patterns("__pycache__", "vendor"))
-    rec = serve.ensure_bundle(tmp_path, force=True)
+    rec = bundle.ensure_bundle(tmp_path, force=True)
     assert firstpaint.OUTPUT in rec["files"]
     text = (tmp_path / firstpaint.OUTPUT).read_text("utf-8")
     body = text.split("self.kosynkaFirstPaint = ", 1)[1].rstrip().rstrip(";")

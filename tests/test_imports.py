@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from tools import serve
+from tools import bundle
 from tools.pyimports import imports, module_name, ours
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -64,11 +64,11 @@ def test_the_page_imports_only_what_the_bundle_holds():
     in the browser when called), is a bundled module of ours, the standard
     library (Pyodide's is CPython's), the browser's modules or a bundled PyPI
     package — so no page breaks on an import the bundle lacks."""
-    bundled = set(serve.browser_modules(ROOT))
+    bundled = set(bundle.browser_modules(ROOT))
     known = {module_name(p.relative_to(ROOT).as_posix()): p
              for pkg in ("kosynka", "web") for p in (ROOT / pkg).rglob("*.py")
              if "__pycache__" not in p.parts and "vendor" not in p.parts}
-    allowed = set(sys.stdlib_module_names) | BROWSER | set(serve.PYPI_MODULES)
+    allowed = set(sys.stdlib_module_names) | BROWSER | set(bundle.PYPI_MODULES)
     assert "web.app" in bundled and "kosynka.position" in bundled
     assert "kosynka.cli" not in bundled                   # the page has no use for it
     missing = {}

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tools import serve
+from tools import bundle, serve
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -35,7 +35,7 @@ def _app_copy(tmp: Path) -> Path:
 
 def test_bundle_holds_what_the_page_imports_and_follows_the_disk(tmp_path):
     app = _app_copy(tmp_path)
-    rec = serve.ensure_bundle(app, force=True)
+    rec = bundle.ensure_bundle(app, force=True)
     names = set(zipfile.ZipFile(app / "web/vendor/app.zip").namelist())
     web = {p.relative_to(app).as_posix() for p in (app / "web").glob("*.py")}
     assert web and web <= names                       # every module of the page
@@ -50,9 +50,9 @@ def test_bundle_holds_what_the_page_imports_and_follows_the_disk(tmp_path):
     assert all(not m.endswith(".main") for m in rec["snapshot_modules"])
     # a new engine module is bundled once the page imports it: no list to edit
     (app / "kosynka" / "zz_new_module.py").write_text("X = 1\n")
-    assert "kosynka.zz_new_module" not in serve.ensure_bundle(app)["modules"]
+    assert "kosynka.zz_new_module" not in bundle.ensure_bundle(app)["modules"]
     (app / "web" / "zz_page.py").write_text("def f():\n    from kosynka import zz_new_module\n")
-    rec2 = serve.ensure_bundle(app)
+    rec2 = bundle.ensure_bundle(app)
     assert "kosynka/zz_new_module.py" in zipfile.ZipFile(app / "web/vendor/app.zip").namelist()
     assert "kosynka.zz_new_module" in rec2["modules"]
     assert rec2["app"] != rec["app"] and rec2["version"] != rec["version"]
@@ -60,9 +60,9 @@ def test_bundle_holds_what_the_page_imports_and_follows_the_disk(tmp_path):
 
 def test_bundle_is_deterministic(tmp_path):
     app = _app_copy(tmp_path)
-    a = serve.ensure_bundle(app, force=True)
+    a = bundle.ensure_bundle(app, force=True)
     first = (app / "web/vendor/app.zip").read_bytes()
-    b = serve.ensure_bundle(app, force=True)
+    b = bundle.ensure_bundle(app, force=True)
     assert (app / "web/vendor/app.zip").read_bytes() == first
     assert a == b
     sw = (app / "web/vendor/sw-manifest.js").read_text()
@@ -74,7 +74,7 @@ def test_snapshot_modules_exclude_browser_imports(tmp_path):
     (app / "web" / "zz_dom.py").write_text("import js\n")
     (app / "web" / "zz_uses_dom.py").write_text("from . import zz_dom\n")
     (app / "web" / "zz_pure.py").write_text("import json\n")
-    rec = serve.ensure_bundle(app, force=True)
+    rec = bundle.ensure_bundle(app, force=True)
     assert "web.zz_pure" in rec["snapshot_modules"]
     assert "web.zz_dom" not in rec["snapshot_modules"]
     assert "web.zz_uses_dom" not in rec["snapshot_modules"]
@@ -82,7 +82,7 @@ def test_snapshot_modules_exclude_browser_imports(tmp_path):
 
 def test_server_serves_a_sub_path(tmp_path):
     app = _app_copy(tmp_path)
-    serve.ensure_bundle(app, force=True)
+    bundle.ensure_bundle(app, force=True)
     srv = serve.make_server(app, 0, prefix="/kosynka/")
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     try:
@@ -116,7 +116,7 @@ def test_server_sends_precompressed_siblings_like_brotli_and_gzip_static(tmp_pat
     assert serve.ensure_compressed(vendor) == [vendor / "big.wasm.gz", vendor / "big.wasm.br"]
     assert serve.ensure_compressed(vendor) == []  # up to date
     assert not {"web/vendor/big.wasm.gz", "web/vendor/big.wasm.br"} & set(
-        serve._shell_files(tmp_path, None))
+        bundle._shell_files(tmp_path, None))
     srv = serve.make_server(tmp_path, 0, rebuild=False)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tools import serve, stdlib
+from tools import bundle, serve, stdlib
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -47,9 +47,9 @@ def test_the_app_imports_alike_under_the_trimmed_library(vendored, tmp_path):
     full = zipfile.ZipFile(ROOT / stdlib.FULL)
     trimmed = zipfile.ZipFile(ROOT / stdlib.OUTPUT)
     assert set(trimmed.namelist()) < set(full.namelist())
-    sources = serve._python_sources(ROOT)
+    sources = bundle.python_sources(ROOT)
     app = sorted({arc[:-3].replace("/", ".").removesuffix(".__init__") for arc, _ in sources})
-    named = stdlib.roots(sources, serve._js_sources(ROOT))
+    named = stdlib.roots(sources, bundle.js_sources(ROOT))
     names = tmp_path / "names.json"
     names.write_text(json.dumps(named + app))
     proc = subprocess.run(["node", str(ROOT / "tests/data/stdlib-check.mjs"), str(ROOT), str(names)],

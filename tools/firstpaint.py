@@ -1,5 +1,5 @@
 """The first paint's data: card backs of a new deal laid out by ``web/layout.py``,
-computed at build time (``tools/serve.py`` writes ``web/vendor/first-paint.js``).
+computed at build time (``tools/bundle.py`` writes ``web/vendor/first-paint.js``).
 
 Before Python is up, ``web/boot/paint.js`` draws the table from data alone — it
 keeps no geometry of its own: the exact paint the page saved last time (scaled
@@ -30,7 +30,7 @@ source): a paint the page saved under another ``v`` is not used (it could show
 an older layout, then jump).
 
 Run as a script (``python3 tools/firstpaint.py ROOT``) it writes the file for the
-checkout at ``ROOT``; ``tools/serve.py`` runs it in a fresh process when
+checkout at ``ROOT``; ``tools/bundle.py`` runs it in a fresh process when
 ``web/layout.py``, ``web/view.py`` or this file changed, so what it imports is
 what is on disk.
 """
@@ -67,7 +67,7 @@ LAYOUT_SOURCES = ("web/layout.py", "web/view.py")
 """What the layout data is made from, with this file: its version ``v`` is their hash."""
 SOURCES = LAYOUT_SOURCES + ("index.html", "web/store.py", "web/i18n/__init__.py", "web/i18n/uk.py",
                             "web/i18n/ru.py", "web/i18n/en.py")
-"""Every file the data is made from (``tools/serve.py`` rebuilds it when one changes)."""
+"""Every file the data is made from (``tools/bundle.py`` rebuilds it when one changes)."""
 WORD_KEYS = ("title", "table_label")
 """Strings the first paint shows besides the page's ``data-t`` labels (the app sets them)."""
 

@@ -1,6 +1,6 @@
 """Which modules a Python source file imports, read with :mod:`ast`.
 
-Used by the bundle's rule (:mod:`tools.serve`: the browser gets what the page
+Used by the bundle's rule (:mod:`tools.bundle`: the browser gets what the page
 imports) and by ``tests/test_imports.py`` (no import cycle in the engine).
 """
 

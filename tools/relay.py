@@ -33,6 +33,7 @@ import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 __all__ = ["main", "start", "Relay"]
 
@@ -73,7 +74,8 @@ def _schema(folder: Path) -> None:
 def _free_port(host: str) -> int:
     with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
         s.bind((host, 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
 def _wait_listening(host: str, port: int, timeout: float) -> bool:
@@ -88,9 +90,9 @@ def _wait_listening(host: str, port: int, timeout: float) -> bool:
     return False
 
 
-def _parse(argv: list[str]):
+def _parse(argv: list[str]) -> argparse.Namespace:
     class Parser(argparse.ArgumentParser):
-        def error(self, message):
+        def error(self, message: str) -> NoReturn:
             raise SystemExit(f"tools.relay: {message}")
 
     p = Parser(prog="python3 -m tools.relay", description="A Nostr relay on this machine, for tests.")
@@ -162,7 +164,7 @@ class Relay:
     """A relay started by :func:`start` (a child process)."""
 
     url: str
-    proc: subprocess.Popen
+    proc: subprocess.Popen[str]
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -188,11 +190,13 @@ def start(host: str = "127.0.0.1", port: int = 0, prefix: list[str] | None = Non
     line = ""
     import selectors
 
+    out = proc.stdout
+    assert out is not None   # (stdout=PIPE)
     with selectors.DefaultSelector() as sel:
-        sel.register(proc.stdout, selectors.EVENT_READ)
+        sel.register(out, selectors.EVENT_READ)
         while time.monotonic() < deadline and proc.poll() is None:
             if sel.select(0.5):
-                line = proc.stdout.readline().strip()
+                line = out.readline().strip()
                 break
     if not line.startswith(("ws://", "wss://")):
         relay = Relay("", proc)

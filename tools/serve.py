@@ -16,24 +16,11 @@ Standard library only (and PyPI's ``brotli`` when installed). Two jobs:
       ``web/vendor/pyscript/``; from Trystero's Nostr strategy (the race's
       signaling, issue 19) its ES modules and their one dependency
       (``TRYSTERO``), named for the page by the import map in ``index.html``;
-    * ``web/vendor/app.zip`` holds what the browser runs, chosen by a rule
-      (:func:`browser_modules`), found on disk at build time, so there is no
-      hand-kept list that can drift: every module of the ``web`` package (the
-      page; ``web/vendor/``, ``web/boot/`` and ``web/icons/`` left out) and
-      every module of ours they import, directly or not, anywhere in their code
-      — so ``kosynka``'s command line and benchmark, which no page module
-      imports, stay out. ``pyscript.toml`` maps it with
-      ``"./web/vendor/app.zip" = "./*"``: in Pyodide ``import kosynka`` and
-      ``import web.app`` work from the current directory;
-    * ``web/vendor/first-paint.js``: the data the first paint draws before Python
-      is up (card backs of a new deal as ``web/layout.py`` lays them out, at
-      reference table sizes: :mod:`tools.firstpaint`), rebuilt in a fresh
-      process when the layout, the view or its maker changed;
-    * ``web/vendor/build.json`` (and the same data as ``build.mjs`` for the boot
-      module and ``sw-manifest.js`` for the service worker) records the runtime
-      version, a content hash of the Python code (``app``), a content hash of
-      everything the app is made of (``version``), the list of files the service
-      worker precaches and the modules the memory snapshot pre-imports.
+    * the app's bundle, first paint and build record (``app.zip``,
+      ``first-paint.js``, ``build.json``…): :func:`tools.bundle.ensure_bundle`;
+    * the trimmed standard library (:mod:`tools.stdlib`), the shipped memory
+      snapshot (:mod:`tools.snapshot`) and the compressed siblings
+      (:func:`ensure_compressed`).
 
     The runtime copy is skipped when already up to date; the bundle is rebuilt
     only when a source file is newer than it (cheap enough to call per request).
@@ -58,29 +45,20 @@ from __future__ import annotations
 import argparse
 import fcntl
 import functools
-import hashlib
 import http.server
 import json
 import os
-import re
 import shutil
 import sys
-import threading
-import zipfile
-from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any, Callable, NoReturn
 
-from . import firstpaint
-from .pyimports import imports, module_name, ours
+from .bundle import ROOT, ensure_bundle, js_sources, lock_versions, python_sources
 from .snapshot import ensure_snapshot
-from .stdlib import current as current_stdlib
 from .stdlib import ensure_stdlib
 
-__all__ = ["ROOT", "ensure_vendor", "ensure_bundle", "ensure_compressed", "browser_modules",
-           "make_server", "main", "VendorError"]
+__all__ = ["ROOT", "ensure_vendor", "ensure_compressed", "make_server", "main", "VendorError"]
 
-ROOT = Path(__file__).resolve().parent.parent
 
 PYODIDE_FILES = (
     "pyodide.mjs",
@@ -100,23 +78,13 @@ TRYSTERO = {
     "@noble/secp256k1": ("noble-secp256k1", "index.js"),
 }
 
-# Files of the app shell outside web/ that the service worker precaches.
-SHELL_FILES = ("index.html", "pyscript.toml", "manifest.webmanifest")
-
-_ZIP_DATE = (2020, 1, 1, 0, 0, 0)
-
 
 class VendorError(Exception):
     """Vendoring failed (npm missing, install failed, package files missing)."""
 
 
 def _lock_versions(root: Path) -> dict[str, str]:
-    lock = json.loads((root / "package-lock.json").read_text("utf-8"))
-    pkgs = lock.get("packages", {})
-    return {
-        name: pkgs.get(f"node_modules/{name}", {}).get("version", "")
-        for name in ("pyodide", "@pyscript/core", "trystero", *TRYSTERO)
-    }
+    return lock_versions(root, ("pyodide", "@pyscript/core", "trystero", *TRYSTERO))
 
 
 def _installed_version(root: Path, name: str) -> str | None:
@@ -158,310 +126,6 @@ def _copy_if_stale(src: Path, dst: Path) -> bool:
     shutil.copy2(src, tmp)
     os.replace(tmp, dst)
     return True
-
-
-# Python that JavaScript runs (the solver worker's glue in web/*.mjs) imports
-# these lines' modules: they count as page modules for the bundle's rule.
-_MJS_IMPORT = re.compile(r"^[ \t]*(?:from|import)[ \t]+((?:kosynka|web)(?:\.\w+)*)", re.M)
-
-
-@functools.lru_cache(maxsize=512)
-def _imports_cached(path: Path, name: str, lazy: bool, stamp: tuple[int, int]) -> frozenset[str]:
-    return frozenset(imports(path, name, lazy=lazy))
-
-
-def _imports(path: Path, name: str, lazy: bool = True) -> frozenset[str]:
-    """:func:`tools.pyimports.imports`, parsed once per version of the file (the
-    server asks on every request for a build file)."""
-    st = path.stat()
-    return _imports_cached(path, name, lazy, (st.st_mtime_ns, st.st_size))
-
-
-def _candidates(root: Path) -> dict[str, Path]:
-    """Module name → path of every module of ``kosynka`` and ``web`` on disk
-    (``web/vendor``, ``web/boot``, ``web/icons`` are not Python of the page)."""
-    out: dict[str, Path] = {}
-    for pkg in ("kosynka", "web"):
-        for path in sorted((root / pkg).rglob("*.py")) if (root / pkg).is_dir() else ():
-            rel = path.relative_to(root)
-            if "__pycache__" in rel.parts or any(p.startswith(".") for p in rel.parts):
-                continue
-            if pkg == "web" and rel.parts[1] in ("vendor", "boot", "icons"):
-                continue
-            out[module_name(rel.as_posix())] = path
-    return out
-
-
-def browser_modules(root: Path | str | None = None) -> list[str]:
-    """The rule for what the browser gets: the modules of the ``web`` package,
-    the modules that Python run from ``web/**/*.mjs`` imports, and — following
-    every import of each (function-local ones too: they run in the browser
-    when called), plus each module's parent packages — every module of
-    ``kosynka``/``web`` reached. Sorted names."""
-    root = Path(root or ROOT).resolve()
-    known = _candidates(root)
-    todo = [n for n in known if n.split(".")[0] == "web"]
-    for js in sorted((root / "web").rglob("*.mjs")) if (root / "web").is_dir() else ():
-        if "vendor" not in js.relative_to(root).parts:
-            todo.extend(ours(_MJS_IMPORT.findall(js.read_text("utf-8")), known))
-    keep: set[str] = set()
-    while todo:
-        name = todo.pop()
-        if name in keep:
-            continue
-        keep.add(name)
-        parts = name.split(".")
-        todo.extend(ours([".".join(parts[:i]) for i in range(1, len(parts))], known))
-        try:
-            todo.extend(ours(_imports(known[name], name), known))
-        except (SyntaxError, ValueError):
-            pass  # bundled as it is; the snapshot leaves it out
-    return sorted(keep)
-
-
-# PyPI packages the page uses (pinned in requirements-dev.txt), bundled from where
-# pip installed them: package → the modules the page needs (segno: the race's QR
-# codes, issue 11; without it the page shows the links and no QR code).
-PYPI_MODULES = {"segno": ("__init__", "consts", "encoder", "utils", "writers")}
-
-
-def _pypi_sources() -> list[tuple[str, Path]]:
-    import importlib.util
-
-    out = []
-    for pkg, mods in PYPI_MODULES.items():
-        spec = importlib.util.find_spec(pkg)
-        if spec is None or not spec.origin:
-            print(f"kosynka: {pkg} is not installed, the page goes without it "
-                  "(python3 -m pip install -r requirements-dev.txt)", file=sys.stderr)
-            continue
-        out += [(f"{pkg}/{m}.py", Path(spec.origin).parent / f"{m}.py") for m in mods]
-    return out
-
-
-def _python_sources(root: Path) -> list[tuple[str, Path]]:
-    """(name in the archive, path) of every module of :func:`browser_modules` and of
-    ``PYPI_MODULES``, sorted."""
-    known = _candidates(root)
-    return sorted([(known[n].relative_to(root).as_posix(), known[n])
-                   for n in browser_modules(root)] + _pypi_sources())
-
-
-def _module_names(sources: list[tuple[str, Path]], package: str = "kosynka") -> list[str]:
-    return sorted(
-        module_name(arc) for arc, _ in sources if arc.startswith(package + "/")
-    )
-
-
-_BROWSER_ONLY = ("js", "pyscript", "pyodide", "_pyscript", "polyscript")
-
-
-def _snapshot_modules(sources: list[tuple[str, Path]]) -> list[str]:
-    """Modules of the bundle that are safe to import in the snapshot worker: no
-    browser import (``js``, ``pyscript``, ``pyodide``) at import time, directly
-    or through another module of ours, and not an entry module that starts
-    something when imported (named ``main``, e.g. ``web.main``). Imports inside
-    functions do not count."""
-    deps: dict[str, frozenset[str]] = {}
-    bad: set[str] = set()
-    for arc, path in sources:
-        name = module_name(arc)
-        try:
-            found = _imports(path, name, lazy=False)
-        except (SyntaxError, ValueError):
-            bad.add(name)
-            continue
-        if any(f.split(".")[0] in _BROWSER_ONLY for f in found):
-            bad.add(name)
-        deps[name] = found
-    bad |= {n for n in deps if n.split(".")[-1] == "main"}
-    changed = True
-    while changed:
-        changed = False
-        for name, found in deps.items():
-            if name not in bad and found & bad:
-                bad.add(name)
-                changed = True
-    return sorted(n for n in deps if n not in bad)
-
-
-# PyScript's editor and terminal libraries: loaded only by a <py-editor> or a
-# terminal, which the app has none of — not precached (issue 23 item 2)
-UNUSED_PYSCRIPT = re.compile(r"^(codemirror|xterm)")
-
-
-def _js_sources(root: Path) -> list[Path]:
-    """The JavaScript that runs Python (:func:`tools.stdlib.roots`): PyScript's
-    dist but its editor and terminal, and our modules outside web/vendor/."""
-    pyscript = root / "web" / "vendor" / "pyscript"
-    out = [p for p in sorted(pyscript.glob("*.js")) if not UNUSED_PYSCRIPT.match(p.name)]
-    web = root / "web"
-    out += [p for p in sorted(web.rglob("*.mjs")) if "vendor" not in p.relative_to(root).parts]
-    return out
-
-
-def _python_entries(root: Path) -> set[str]:
-    """The Python files ``index.html`` names by URL (``<script type="py" src>``): the
-    only ones of ``web/`` the page fetches as files; the rest come in app.zip."""
-    try:
-        html = (root / "index.html").read_text("utf-8")
-    except OSError:
-        return set()
-    return set(re.findall(r'<script[^>]*type="py"[^>]*src="([^"]+)"', html))
-
-
-def _shell_files(root: Path, stdlib: str | None) -> list[str]:
-    """Every file the service worker precaches, as paths relative to the root: what
-    the page and its workers fetch, no more (a first visit moves each file once):
-    the trimmed standard library (``stdlib``, :mod:`tools.stdlib`) or, without
-    one, the full."""
-    files = [name for name in SHELL_FILES if (root / name).is_file()]
-    unused = "web/vendor/pyodide/python_stdlib.zip" if stdlib else "web/vendor/stdlib.zip"
-    entries = _python_entries(root)
-    web = root / "web"
-    for path in sorted(web.rglob("*")) if web.is_dir() else ():
-        rel = path.relative_to(root)
-        if not path.is_file() or "__pycache__" in rel.parts:
-            continue
-        if any(p.startswith(".") for p in rel.parts) or path.suffix in (".map", ".tmp", ".pyc", ".gz", ".br"):
-            continue
-        if rel.parts[:2] == ("web", "vendor") and (path.name in (
-            "build.json", "build.mjs", "sw-manifest.js",
-        ) or path.name.startswith("snapshot-")):
-            continue  # the shipped snapshot is named by this version, kept apart
-        if path.suffix == ".py" and rel.as_posix() not in entries:
-            continue  # in app.zip (or a build-time script), never fetched as a file
-        if rel.parts[:3] == ("web", "vendor", "pyscript") and UNUSED_PYSCRIPT.match(path.name):
-            continue
-        if rel.as_posix() == unused or path.name == "stdlib.json":
-            continue
-        files.append(rel.as_posix())
-    return files
-
-
-def _precache(shell: list[str]) -> list[str]:
-    return sorted(set(shell) | {"web/vendor/app.zip", "web/vendor/build.mjs"})
-
-
-def _newest_mtime(paths: Iterable[Path]) -> float:
-    newest = 0.0
-    for p in paths:
-        try:
-            newest = max(newest, p.stat().st_mtime)
-        except OSError:
-            pass
-    return newest
-
-
-_BUNDLE_LOCK = threading.Lock()
-
-
-def _ensure_first_paint(root: Path) -> None:
-    """Write ``web/vendor/first-paint.js`` (:mod:`tools.firstpaint`) when a file
-    it is made from is newer, in a fresh Python process (the layout as it is on
-    disk, whatever this process imported). Fails soft: the page then paints
-    nothing before Python, and says so in one line here."""
-    import subprocess
-
-    out = root / firstpaint.OUTPUT
-    sources = [root / rel for rel in firstpaint.SOURCES] + [Path(firstpaint.__file__)]
-    if out.is_file() and _newest_mtime(sources) <= out.stat().st_mtime:
-        return
-    proc = subprocess.run([sys.executable, firstpaint.__file__, str(root)], cwd=root,
-                          env={**os.environ, "PYTHONPATH": str(root)},
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if proc.returncode != 0:
-        last = (proc.stderr.strip().splitlines() or ["failed"])[-1]
-        print(f"kosynka: the first paint's data was not made: {last}", file=sys.stderr)
-
-
-def ensure_bundle(root: Path | str | None = None, *, force: bool = False) -> dict[str, Any]:
-    """Build ``web/vendor/app.zip`` and the build manifests if any source changed.
-
-    Returns the build record (see the module docstring). Thread-safe: the
-    server's request threads and a test may call it at the same time."""
-    with _BUNDLE_LOCK:
-        return _ensure_bundle(Path(root or ROOT).resolve(), force)
-
-
-def _ensure_bundle(root: Path, force: bool) -> dict[str, Any]:
-    vendor = root / "web" / "vendor"
-    vendor.mkdir(parents=True, exist_ok=True)
-    build_json = vendor / "build.json"
-    _ensure_first_paint(root)
-    sources = _python_sources(root)
-    stdlib = current_stdlib(root, sources, _js_sources(root))
-    shell = _shell_files(root, stdlib)
-    inputs = [p for _, p in sources] + [root / f for f in shell] + [root / "web", root / "kosynka"]
-    if not force and build_json.is_file():
-        try:
-            record: dict[str, Any] = json.loads(build_json.read_text("utf-8"))
-            built = build_json.stat().st_mtime
-            if (
-                _newest_mtime(inputs) <= built
-                and record.get("files") == _precache(shell)
-                and record.get("modules") == _module_names(sources)
-                and record.get("web_modules") == _module_names(sources, "web")
-                and record.get("stdlib") == stdlib
-            ):
-                return record
-        except (OSError, ValueError):
-            pass
-
-    # app.zip: deterministic (sorted names, fixed dates) so its hash is its content.
-    # The hash keys the stored snapshot: the standard library it was made with
-    # counts too (a heap restored over another zip would read it at wrong offsets).
-    app_hash = hashlib.sha256(f"stdlib:{stdlib}\0".encode())
-    if stdlib:
-        app_hash.update((vendor / stdlib).read_bytes())
-    tmp = vendor / "app.zip.tmp"
-    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
-        for arc, path in sources:
-            data = path.read_bytes()
-            app_hash.update(arc.encode() + b"\0" + data + b"\0")
-            info = zipfile.ZipInfo(arc, _ZIP_DATE)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            zf.writestr(info, data)
-    os.replace(tmp, vendor / "app.zip")
-
-    files = _precache(shell)
-    all_hash = hashlib.sha256()
-    for rel in files:
-        p = root / rel
-        if rel == "web/vendor/build.mjs":
-            continue  # written below, from this hash
-        if rel == "web/vendor/app.zip":
-            all_hash.update(b"app.zip\0" + app_hash.hexdigest().encode())
-            continue
-        if rel.startswith("web/vendor/pyodide/") or rel.startswith("web/vendor/pyscript/"):
-            # The runtime is pinned: name + size is enough, and cheap.
-            all_hash.update(rel.encode() + b"\0" + str(p.stat().st_size).encode())
-            continue
-        all_hash.update(rel.encode() + b"\0" + p.read_bytes() + b"\0")
-
-    versions = _lock_versions(root)
-    modules = _module_names(sources)
-    record = {
-        "runtime": f"pyodide-{versions['pyodide']}+pyscript-{versions['@pyscript/core']}",
-        "app": app_hash.hexdigest()[:16],
-        "version": all_hash.hexdigest()[:16],
-        "files": files,
-        "modules": modules,
-        "web_modules": _module_names(sources, "web"),
-        "snapshot_modules": _snapshot_modules(sources),
-        "stdlib": stdlib,
-    }
-    text = json.dumps(record, indent=1, sort_keys=True)
-    (vendor / "build.mjs").write_text(
-        "// generated by tools/serve.py: do not edit\nexport default " + text + ";\n", "utf-8"
-    )
-    (vendor / "sw-manifest.js").write_text(
-        "// generated by tools/serve.py: do not edit\nself.KOSYNKA_BUILD = " + text + ";\n",
-        "utf-8",
-    )
-    build_json.write_text(text + "\n", "utf-8")
-    return record
 
 
 def _drop_others(folder: Path, wanted: set[str]) -> None:
@@ -512,7 +176,7 @@ def _ensure_vendor(root: Path, vendor: Path) -> dict[str, Any]:
             _copy_if_stale(src, vendor / folder / src.name)
         _drop_others(vendor / folder, {f.name for f in files})
     record = ensure_bundle(root)
-    if ensure_stdlib(root, _python_sources(root), _js_sources(root)):  # fails soft
+    if ensure_stdlib(root, python_sources(root), js_sources(root)):  # fails soft
         record = ensure_bundle(root)  # made now: the build names it
     ensure_snapshot(root, record)  # issue 15; fails soft
     ensure_compressed(vendor)

@@ -3,7 +3,7 @@ challenges' (``web.race.lobby``, ``web.challenge_sheets``).
 
 Encoder: `segno <https://pypi.org/project/segno/>`_ (pinned in
 ``requirements-dev.txt``), vendored into the app bundle from the installed package
-like the runtime (``kosynka/serve.py``), so nothing is fetched at run time (O3).
+like the runtime (``tools/bundle.py``), so nothing is fetched at run time (O3).
 Why segno: pure Python with no dependencies (runs unchanged on Pyodide), maintained,
 implements the whole of ISO/IEC 18004 (all versions, error levels, masks, segment
 modes) with its own test suite, and writes compact SVG — a few kilobytes for a

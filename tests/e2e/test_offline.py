@@ -169,7 +169,7 @@ def test_new_version_is_picked_up_and_announced(new_context, tmp_path, vendored)
     """Issue 5 item 2: a new deploy installs in the background, is announced
     (html[data-update=ready] + 'kosynka:update' event), takes over at the next
     launch, deletes the old cache and keeps the saved game."""
-    from tools.serve import ensure_bundle
+    from tools.bundle import ensure_bundle
 
     app = _copy_app(tmp_path)
     v1 = ensure_bundle(app, force=True)["version"]

@@ -15,9 +15,9 @@ HTML = "document.documentElement.dataset"
 
 
 def repo_modules() -> list[str]:
-    """Every module the browser bundle holds, by its rule (tools.serve.browser_modules:
+    """Every module the browser bundle holds, by its rule (tools.bundle.browser_modules:
     the page's modules and what they import, found on disk now — not a kept list)."""
-    from tools.serve import browser_modules
+    from tools.bundle import browser_modules
 
     # web.main starts the app: it is run, not imported.
     return [m for m in browser_modules(ROOT) if m.split(".")[-1] != "main"]

@@ -1,0 +1,3 @@
+from sqlalchemy import MetaData
+
+def get_metadata() -> MetaData: ...
