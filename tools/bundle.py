@@ -25,7 +25,6 @@ for the dev server to call per request). Imports nothing of ``kosynka``.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import os
@@ -65,18 +64,6 @@ def lock_versions(root: Path, names: Iterable[str]) -> dict[str, str]:
 _MJS_IMPORT = re.compile(r"^[ \t]*(?:from|import)[ \t]+((?:kosynka|web)(?:\.\w+)*)", re.M)
 
 
-@functools.lru_cache(maxsize=512)
-def _imports_cached(path: Path, name: str, lazy: bool, stamp: tuple[int, int]) -> frozenset[str]:
-    return frozenset(imports(path, name, lazy=lazy))
-
-
-def _imports(path: Path, name: str, lazy: bool = True) -> frozenset[str]:
-    """:func:`tools.pyimports.imports`, parsed once per version of the file (the
-    server asks on every request for a build file)."""
-    st = path.stat()
-    return _imports_cached(path, name, lazy, (st.st_mtime_ns, st.st_size))
-
-
 def _candidates(root: Path) -> dict[str, Path]:
     """Module name → path of every module of ``kosynka`` and ``web`` on disk
     (``web/vendor``, ``web/boot``, ``web/icons`` are not Python of the page)."""
@@ -113,7 +100,7 @@ def browser_modules(root: Path | str | None = None) -> list[str]:
         parts = name.split(".")
         todo.extend(ours([".".join(parts[:i]) for i in range(1, len(parts))], known))
         try:
-            todo.extend(ours(_imports(known[name], name), known))
+            todo.extend(ours(imports(known[name], name), known))
         except (SyntaxError, ValueError):
             pass  # bundled as it is; the snapshot leaves it out
     return sorted(keep)
@@ -162,12 +149,12 @@ def _snapshot_modules(sources: list[tuple[str, Path]]) -> list[str]:
     or through another module of ours, and not an entry module that starts
     something when imported (named ``main``, e.g. ``web.main``). Imports inside
     functions do not count."""
-    deps: dict[str, frozenset[str]] = {}
+    deps: dict[str, set[str]] = {}
     bad: set[str] = set()
     for arc, path in sources:
         name = module_name(arc)
         try:
-            found = _imports(path, name, lazy=False)
+            found = imports(path, name, lazy=False)
         except (SyntaxError, ValueError):
             bad.add(name)
             continue
@@ -178,8 +165,8 @@ def _snapshot_modules(sources: list[tuple[str, Path]]) -> list[str]:
     changed = True
     while changed:
         changed = False
-        for name, found in deps.items():
-            if name not in bad and found & bad:
+        for name, needs in deps.items():
+            if name not in bad and needs & bad:
                 bad.add(name)
                 changed = True
     return sorted(n for n in deps if n not in bad)

@@ -13,8 +13,10 @@ from kosynka.solver import VerifiedDealSearch
 MESSAGE = {"en": "That link names no deal — here is a new one.",
            "uk": "Це посилання не називає роздачі — ось нова.",
            "ru": "Эта ссылка не называет расклада — вот новый."}
-BAD = ["#deal=abc", "#deal=-5", "#deal=42&draw=7", "#deal=18446744073709551616", "#~!garbage",
-       "?deal=abc"]
+# one bad link per part of the address the page reads (the hash, the query): what the
+# page does with it is the same for every bad link; each bad form is read in
+# tests/test_web_store.py (abc, -5, draw=7, 2**64, garbage, an empty deal, ?deal=abc)
+BAD = ["#deal=18446744073709551616", "?deal=abc"]
 
 
 def open_page(new_context, lang="en"):
