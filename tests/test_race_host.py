@@ -4,7 +4,7 @@ table runs on; reconnects resynchronise from the host's copy (N9)."""
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from race_helpers import DEAL, LINE, Table
 
@@ -750,3 +750,41 @@ def test_n9_a_friend_who_answers_the_pings_is_never_dropped_however_long():
         t.run()
     assert all(m.connected for m in t.host.table.members.values())
     assert "dropped" not in [e["kind"] for e in t.host.table.events]
+
+
+def _at(t, clock):
+    """The table's network clock moved on to ``clock`` before anything happens."""
+    t.net.at(clock, lambda: None)
+    t.run()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.floats(0, 1e6, allow_nan=False))
+@example(4.4)        # (4.4 + 60) - 4.4 > 60 in floating point: stop 34's red CI
+def test_n9_a_drop_at_any_clock_reading_is_shown_at_once_with_the_whole_grace(clock):
+    """Whatever the host's clock reads when a friend's link goes down, every other
+    seat (the host's own too) sees them disconnected at once, with the whole grace
+    left — the view is one a player takes (its ``away`` 0 to GRACE), never refused."""
+    t = Table(friends=2)
+    _at(t, clock)
+    t.start()
+    p1, p2 = t.players
+    t.net.cut(t.links[0])
+    t.run()
+    for seat in (t.me, p2):
+        row = next(r for r in seat.view["players"] if r["pid"] == p1.pid)
+        assert (row["connected"], row["away"]) == (False, GRACE)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.floats(0, 1000, allow_nan=False))
+@example(124.3)      # started at 124.4: (124.4 + 900) - 124.4 > 900 in floating point
+def test_n6_the_longest_timed_race_starts_with_its_whole_time_at_any_clock_reading(clock):
+    """A 15-minute race started whenever: every seat is shown the race running with
+    15 minutes to go (a view with ``ends_in`` past the longest race is refused)."""
+    t = Table(friends=1)
+    _at(t, clock)
+    t.me.set_settings(1, 15)
+    t.start()
+    for seat in (t.me, t.players[0]):
+        assert (seat.view["phase"], seat.view["ends_in"]) == ("racing", 15 * 60)

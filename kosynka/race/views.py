@@ -90,6 +90,17 @@ def can(table: Table, pid: int) -> dict[str, bool]:
     }
 
 
+def left_of(span: float, elapsed: float) -> float:
+    """Seconds left of ``span`` after ``elapsed``: 0 to ``span``, both included.
+
+    Written as ``span - elapsed``, never as ``start + span - now``: in floating
+    point ``(t + 60.0) - t`` is 60.000000000000007 for one clock value in five
+    (t = 4.4, say), which a player's view check (``protocol.VIEW``: ``away`` is
+    0 to GRACE) refuses — the whole view was dropped, and a friend's drop at
+    such a moment was never shown (the red CI of stop 34)."""
+    return min(span, max(0.0, span - elapsed))
+
+
 def view(table: Table, pid: int, since: int | None = None) -> dict[str, Any]:
     """What member ``pid`` is shown (N2): everyone's counters, no one's
     cards — until the race is over, when every table is shown; what they
@@ -101,7 +112,7 @@ def view(table: Table, pid: int, since: int | None = None) -> dict[str, Any]:
             "pid": m.pid, "name": m.name, "seat": m.seat, "host": m.pid == HOST,
             "ready": m.ready, "connected": m.connected, "status": m.status,
             "out": m.out, "score": m.score, "left": m.left,
-            "away": None if m.dropped_at is None else max(0.0, m.dropped_at + GRACE - table.now)}
+            "away": None if m.dropped_at is None else left_of(GRACE, table.now - m.dropped_at)}
         row.update(shown(m.game) if m.game else {"foundation": 0, "face_up": 0, "moves": 0})
         players.append(row)
     over = table.phase == OVER
@@ -112,7 +123,9 @@ def view(table: Table, pid: int, since: int | None = None) -> dict[str, Any]:
         "clock": (None if table.started_at is None
                   else (table.ended_at if over and table.ended_at is not None else table.now)
                   - table.started_at),
-        "ends_in": None if table.ends_at is None else table.ends_at - table.now,
+        "ends_in": (None if table.ends_at is None or table.minutes is None
+                    or table.started_at is None
+                    else left_of(table.minutes * 60, table.now - table.started_at)),
         "players": players,
         "offer": dict(table.offer, agreed=list(table.offer["agreed"])) if table.offer else None,
         "standings": table.standings if over else None,
