@@ -16,7 +16,8 @@ ranges RFC 5737 and 10.19.x inside them).
 Routers (:meth:`Net.shape`): ``routed`` (plain routing, no NAT), ``nat`` (a home
 router: masquerade, unsolicited inbound packets dropped), ``symmetric``
 (``MASQUERADE --random-fully``: a new port per destination, as many mobile
-carriers). :meth:`Net.cut` drops everything a router forwards, for a while.
+carriers). :meth:`Net.cut` drops everything a router forwards for a while, or
+takes its line down (its mappings forgotten).
 
 Players' browsers run in their namespace (``ip netns exec``) with their own
 ``resolv.conf`` (``/etc/netns/k19-cN/``) naming the internet's DNS (Debian's
@@ -214,14 +215,32 @@ class Net:
         _ns(r, "conntrack", "-F", check=False)   # conntrack-tools may be absent: fine
         self.shapes[i] = kind
 
-    def cut(self, i: int, on: bool) -> None:
-        """Router ``i`` forwards nothing (``on``) or again (its mappings kept)."""
+    def cut(self, i: int, on: bool, link: bool = False) -> None:
+        """Router ``i`` forwards nothing (``on``) or again: its mappings kept — or,
+        ``link``, its line down (``wan0``): the kernel forgets every mapping made
+        through it (masquerade's table is wiped when its interface goes down), so
+        the player's connections come back through new ports, as after a home
+        router's line dropped or a phone's carrier let it go."""
         r = self.router(i)
-        if on:
+        if link:
+            _ns(r, "ip", "link", "set", "wan0", "down" if on else "up")
+            if not on:
+                _ns(r, "ip", "route", "replace", "default", "via", INET_IP)
+        elif on:
             _ns(r, "iptables", "-I", "FORWARD", "1", "-j", "DROP", "-m", "comment", "--comment", "k19-cut")
         else:
             _ns(r, "iptables", "-D", "FORWARD", "-j", "DROP", "-m", "comment", "--comment", "k19-cut",
                 check=False)
+
+    def block_udp(self, i: int, on: bool) -> None:
+        """Router ``i`` forwards no UDP (``on``) or again: the direct path goes, the
+        relays (TCP) stay — as a network that lets only the web through."""
+        r = self.router(i)
+        rule = ["FORWARD", "-p", "udp", "-j", "DROP", "-m", "comment", "--comment", "k19-udp"]
+        if on:
+            _ns(r, "iptables", "-I", *rule[:1], "1", *rule[1:])
+        else:
+            _ns(r, "iptables", "-D", *rule, check=False)
 
     def unplug(self, i: int, on: bool) -> None:
         """Player ``i``'s device with no network at all (its only route gone: the

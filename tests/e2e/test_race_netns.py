@@ -8,9 +8,12 @@ default Nostr relays (their names answered with the internet's address, where a
 second relay serves TLS on port 443; issue 30).
 
 - routed subnets (no NAT) and home NAT with the defaults: connected;
-- home NAT, a 10-s, a 45-s and a 75-s cut of the friend's router in one race: the
+- home NAT, UDP blocked mid-race (issue 30: through the relays, then direct
+  again), then a 10-s, a 45-s and a 75-s cut of the friend's router in one race: the
   race goes on after the first two (the friend's moves reach the host, no link
   handed over), the third counts the friend out and both pages agree on the result;
+  the 10-s cut takes the router's line down (its NAT mappings forgotten: the way
+  back goes through new ports, issue 30 item 9), the others drop every packet;
 - symmetric NAT with the defaults, no TURN (the friend's, then both): seated and
   racing through the relays by themselves (issue 30), each move at the host within
   2 s; with a TURN server typed in the host's Connection section: connected directly;
@@ -193,10 +196,38 @@ def test_cuts_of_the_friends_router_in_one_race(net, seats):
     assert try_join(friend, url) is not None
     ready(friend)
     start(host, [friend])
-    moves = 0
+    moves = _udp_blocked(net, host, friend)
     for cut in (10, 45):
         moves = _cut(net, host, friend, cut, moves)
     _counted_out(net, host, friend)
+
+
+_WAY = "globalThis.kosynkaPyodide.globals.get('app').race.control.player.link.way === '%s'"
+
+
+def _udp_blocked(net, host: Seat, friend: Seat) -> int:
+    """Issue 30 item 1: the direct path lost mid-race (UDP blocked at the friend's
+    router, the relays still there): the move made then reaches the host through
+    the relays by itself, and nobody hears a drop; UDP back, the seat is on a direct
+    link again by itself. Returns the moves made."""
+    play(friend, ["D"])
+    wait_moves(host, 1, friend)
+    net.block_udp(2, True)
+    play(friend, ["D"])
+    try:
+        lost = wait_moves(host, 2, friend, timeout=30_000)
+        way = link_way(friend)
+    finally:
+        net.block_udp(2, False)
+    t0 = time.perf_counter()
+    friend.page.wait_for_function(_WAY % "direct", timeout=60_000)
+    back = time.perf_counter() - t0
+    print(f"\nFIGURE mid-race, UDP blocked: the move made then at the host {lost:.1f} s later"
+          f" ({way}); UDP back: direct again {back:.1f} s later")
+    assert way == "relay"
+    assert "dropped" not in host.page.evaluate(
+        "globalThis.kosynkaPyodide.runPython('[e[\"kind\"] for e in app.race.control.host.table.events]').toJs()")
+    return 2
 
 
 def _cut(net, host: Seat, friend: Seat, cut: int, moves: int) -> int:
@@ -205,7 +236,7 @@ def _cut(net, host: Seat, friend: Seat, cut: int, moves: int) -> int:
     play(friend, ["D"])
     moves += 1
     wait_moves(host, moves, friend)
-    net.cut(2, True)
+    net.cut(2, True, link=cut == 10)
     t_cut = time.perf_counter()
     if os.environ.get("K19_DEBUG"):
         print(f"[{time.strftime('%X')}] cut {cut} s")
@@ -216,7 +247,7 @@ def _cut(net, host: Seat, friend: Seat, cut: int, moves: int) -> int:
     play(friend, ["D"])             # made on the friend's own table during the cut
     moves += 1
     time.sleep(max(0.0, cut - (time.perf_counter() - t_cut)))  # the cut's length (not a sync)
-    net.cut(2, False)
+    net.cut(2, False, link=cut == 10)
     back = wait_moves(host, moves, friend, timeout=60_000)
     host.page.wait_for_selector("[data-opponent][data-pid='1'][data-connected=yes]")
     friend.page.wait_for_selector("#race-screen:not([hidden])")
@@ -224,7 +255,7 @@ def _cut(net, host: Seat, friend: Seat, cut: int, moves: int) -> int:
     friend.page.wait_for_function("!document.querySelector('[data-race-note]')"
                                   " || !document.querySelector('[data-race-note]').dataset.raceNote")
     wait_race(friend, "running")
-    print(f"\nFIGURE {cut}-s cut: the friend's page said 'reconnecting' {noticed:.1f} s into it;"
+    print(f"\nFIGURE {cut}-s cut{' (line down)' if cut == 10 else ''}: the friend's page said 'reconnecting' {noticed:.1f} s into it;"
           f" the move made during it reached the host {back:.1f} s after the network was back")
     return moves
 

@@ -158,8 +158,11 @@ class Net:
 
     def tick(self) -> bool:
         """True when the way in use changed (a relay answered, or the last one went),
-        or a friend's try to join did (:meth:`knocks`)."""
+        or a friend's try to join did (:meth:`knocks`). A friend's direct path
+        lost for a while: through the relays (``FriendRoom.watch``)."""
         changed = False
+        if isinstance(self.room, FriendRoom):
+            self.room.watch()
         if isinstance(self.room, HostRoom):
             phases = {peer: self._phase(at) for peer, (_, at) in self.room.knocks.items()}
             changed = phases != self._phases

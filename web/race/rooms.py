@@ -13,8 +13,9 @@ found through a Trystero room (``room.mjs``) on public Nostr relays, each a
   the friend comes back with no action from anyone (N9).
 
 Through the relays (issue 30 item 1): a friend's page with no direct link to the
-host :data:`RELAY_AFTER_S` after its join, or after its link dropped, opens a
-link through the table's relays (``relay.mjs``: end-to-end encrypted with the
+host :data:`RELAY_AFTER_S` after its join, or after its link dropped — or at once
+when its direct link's path has been lost for :data:`LOST_RELAY_S` mid-race
+(:meth:`FriendRoom.watch`) — opens a link through the table's relays (``relay.mjs``: end-to-end encrypted with the
 table's secret) and races over it, while it goes on joining the room for a
 direct path; when one opens, the seat moves to it (a comeback on the new link,
 which the host answers by closing the old one). A page without WebRTC (or with
@@ -37,7 +38,7 @@ from web.dom import JsObject
 from web.race import ice, rtc, signal
 from web.race.signal import minutes_now
 
-__all__ = ["HostRoom", "FriendRoom", "JOIN_AGAIN_S", "SETTLE_S", "RELAY_AFTER_S"]
+__all__ = ["HostRoom", "FriendRoom", "JOIN_AGAIN_S", "SETTLE_S", "RELAY_AFTER_S", "LOST_RELAY_S"]
 
 # while a first join has no link to the host yet: join again after these pauses,
 # the last one repeated. Trystero announces again by itself (at 0.2, 0.5, 1.3 s,
@@ -52,6 +53,11 @@ SETTLE_S = 25.0
 # no direct link to the host this long after a join or a drop: through the relays
 # (a direct link opens in 0.3–2.2 s where one can: docs/race.md's figures)
 RELAY_AFTER_S = 4.0
+# the direct link's path lost (its ICE "disconnected") this long: through the relays
+# at once, not when the link drops (Trystero lets the peer go 5 s after its ICE says
+# "disconnected", and the fall-back came RELAY_AFTER_S after that: 16 s in all).
+# A path that comes back by itself does so within a second or two (a Wi-Fi's hiccup)
+LOST_RELAY_S = 2.0
 
 
 class _Room:
@@ -158,6 +164,8 @@ class FriendRoom(_Room):
         self.link: rtc.RtcLink | None = None          # the direct link
         self.relay: rtc.RtcLink | None = None         # the link through the relays
         self._since = time.monotonic()                # the join, or the drop
+        self._lost: float | None = None               # since when the direct path is lost
+        self._cut = False                             # we closed the direct link: path lost
         self._task: asyncio.Future[None] | None = None
 
     async def open(self, name: str) -> None:
@@ -180,6 +188,24 @@ class FriendRoom(_Room):
     def relayed(self) -> bool:
         """A link to the host through the relays is open."""
         return self.relay is not None and self.relay.connected
+
+    def watch(self) -> None:
+        """Called on every tick: a direct link whose path has been lost for
+        :data:`LOST_RELAY_S` is closed here, which is a drop to our seat — the
+        same way back as any (:meth:`reconnect`), but through the relays at once:
+        the seat moves to a link through them as on any comeback (the host closes
+        the old link, and nobody hears a drop), and the room is joined again for a
+        new direct path (issue 30 item 1)."""
+        link = self.link
+        if self.closed or link is None or not link.connected or link.steady:
+            self._lost = None
+            return
+        now = time.monotonic()
+        if self._lost is None:
+            self._lost = now
+        elif now - self._lost >= LOST_RELAY_S:
+            self._lost, self._cut = None, True
+            link.close()
 
     def _fall_back(self) -> None:
         """No direct link :data:`RELAY_AFTER_S` after the join or the drop (at once on
@@ -213,7 +239,9 @@ class FriendRoom(_Room):
         call replaces the one under way."""
         if self._task is not None and not self._task.done():
             self._task.cancel()
-        self._since = time.monotonic()
+        # (a direct link closed by watch(): its path is known lost, no wait for the relays)
+        self._since = time.monotonic() - (RELAY_AFTER_S if self._cut else 0.0)
+        self._cut = False
         self._task = asyncio.ensure_future(self._comeback(until) if drop
                                            else self._retry(until, pauses))
 
