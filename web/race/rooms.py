@@ -15,10 +15,11 @@ found through a Trystero room (``room.mjs``) on public Nostr relays, each a
 Through the relays (issue 30 item 1): a friend's page with no direct link to the
 host :data:`RELAY_AFTER_S` after its join, or after its link dropped — or at once
 when its direct link's path has been lost for :data:`LOST_RELAY_S` mid-race
-(:meth:`FriendRoom.watch`) — opens a link through the table's relays (``relay.mjs``: end-to-end encrypted with the
-table's secret) and races over it, while it goes on joining the room for a
-direct path; when one opens, the seat moves to it (a comeback on the new link,
-which the host answers by closing the old one). A page without WebRTC (or with
+(:meth:`FriendRoom.watch`) — opens a link through the table's relays
+(``relay.mjs``: end-to-end encrypted with the table's secret) and races over it,
+while it goes on joining the room for a direct path; when one opens, the seat
+moves to it (a comeback on the new link, which the host answers by closing the
+old one). A page without WebRTC (or with
 ``localStorage["kosynka.race.test_relay_only"]`` set, a test-only switch) makes
 no direct connection and goes through the relays at once.
 """
@@ -195,7 +196,9 @@ class FriendRoom(_Room):
         same way back as any (:meth:`reconnect`), but through the relays at once:
         the seat moves to a link through them as on any comeback (the host closes
         the old link, and nobody hears a drop), and the room is joined again for a
-        new direct path (issue 30 item 1)."""
+        new direct path (issue 30 item 1). (``room.mjs``'s ``RoomPeer._watch`` gives
+        a connection whose path stays lost up after ``LOST_MS``, 20 s, on either
+        page; this is the friend's earlier step, which no one else hears.)"""
         link = self.link
         if self.closed or link is None or not link.connected or link.steady:
             self._lost = None
