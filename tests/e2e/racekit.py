@@ -60,10 +60,18 @@ def invite_link(host: Seat) -> str:
 
 def hand_over(host: Seat, reply: str) -> str:
     """The reply link opened on the host's device: a new tab of its browser."""
-    tab = host.ctx.new_page()
+    return open_reply(host.ctx, reply)
+
+
+def open_reply(ctx, reply: str) -> str:
+    """The hand-over's verdict (``data-race-handover``) for a reply link opened in a
+    new tab of ``ctx``. At "commit" the new document may not have its root element
+    yet: the wait reads it null-safe (a CI run once read ``null.dataset``)."""
+    tab = ctx.new_page()
     tab.goto(reply, wait_until="commit")
-    tab.wait_for_function("!['pending', undefined].includes(document.documentElement.dataset.raceHandover)")
-    result = tab.evaluate("document.documentElement.dataset.raceHandover")
+    verdict = "document.documentElement?.dataset.raceHandover"
+    tab.wait_for_function(f"!['pending', undefined].includes({verdict})")
+    result = tab.evaluate(verdict)
     tab.close()
     return result
 

@@ -26,7 +26,7 @@ def open_loading(ctx, url, page=None):
     """A new page, stopped at the painter's first paint (Python not up yet)."""
     page = page or ctx.new_page()
     page.goto(url, wait_until="commit")
-    page.wait_for_function(f"!!{HTML}.paint")
+    page.wait_for_function("!!document.documentElement?.dataset.paint")   # no root yet at commit
     return page
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 
 from gamekit import NO_BOOT_EXTRAS
-from racekit import hand_over, host_table, invite_link, open_page
+from racekit import hand_over, host_table, invite_link, open_page, open_reply
 
 from web.race import signal
 
@@ -47,10 +47,7 @@ def test_links_handover_and_refusals(new_context, base_url):
     assert hand_over(host, reply) == "link/stale"
     # a reply opened where no race table is open in the browser
     other = new_context("phone", boot=NO_BOOT_EXTRAS)
-    tab = other.new_page()
-    tab.goto(reply, wait_until="commit")
-    tab.wait_for_function("!['pending', undefined].includes(document.documentElement.dataset.raceHandover)")
-    assert tab.evaluate("document.documentElement.dataset.raceHandover") == "none"
+    assert open_reply(other, reply) == "none"
     # a damaged invite opened by a friend: a clear message, no Join
     late = open_page(new_context, base_url, "Vira")
     late.page.goto(url[:-12])
