@@ -29,8 +29,21 @@ self.addEventListener("install", (event) => {
     // no-cache: revalidate with the server (a 304 for what the page has just
     // downloaded), never take a stale HTTP-cache copy
     await cache.addAll(BUILD.files.map((f) => new Request(BASE + f, { cache: "no-cache" })));
+    const shell = await cache.match(SHELL);
+    if (shell) await cache.put(SHELL, await laterVisits(shell));
   })());
 });
+
+// The page as this worker serves it: without the preloads index.html marks
+// data-first-visit (the runtime's wasm and library). From this cache they gain
+// nothing, and a preloaded wasm is compiled without V8's code cache: a trace of a
+// warm start shows no wasm.Deserialize and ~2,000 functions compiled lazily on the
+// page's thread while Python starts, 0.3-0.7 s more at 4x throttle
+// (bench/startup.py, issue 31). Pyodide's own fetch gets the cached code.
+async function laterVisits(response) {
+  const html = (await response.text()).replace(/^[ \t]*<link [^>]*\bdata-first-visit\b[^>]*>\r?\n/gm, "");
+  return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+}
 
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {

@@ -89,8 +89,8 @@ function findInWorker(options) {
 const SHIPPED_BUDGET_MS = 1500;
 const SLOW_LIB_MS = 1200;
 const first = !navigator.serviceWorker?.controller;
-// index.html's head preloads the trimmed library (the full one, when the build
-// names none, is preloaded after the first paint: preloadRuntime)
+// index.html's head preloads the trimmed library on a first visit (the full one,
+// when the build names none, is preloaded after the first paint: preloadRuntime)
 const libPreloaded = stdLibURL.endsWith("/vendor/stdlib.zip");
 
 // -> null when the link looks fast enough for the shipped snapshot, else why not
@@ -139,12 +139,14 @@ const pending = useSnapshot
   : Promise.resolve(null);
 mark("module_loaded");
 
-// The runtime's wasm and standard library are preloaded by index.html's head
-// (issue 31 item 5: they leave in the first round trip after the HTML, and need
-// no work on the page's thread). Its script and lockfile are fetched once the
-// table is painted, not when PyScript asks for Pyodide (~1 s later at 4x
-// throttle): a modulepreload in the head would parse 1.25 MB of script before
-// the first paint (measured ~+0.2 s at 4x throttle).
+// On a first visit the runtime's wasm and standard library are preloaded by
+// index.html's head (issue 31 item 5: they leave in the first round trip after the
+// HTML, and need no work on the page's thread); the page the service worker serves
+// has no such preloads (sw.js laterVisits: a preloaded wasm misses V8's code
+// cache). The runtime's script and lockfile are fetched once the table is
+// painted, not when PyScript asks for Pyodide (~1 s later at 4x throttle): a
+// modulepreload in the head would parse 1.25 MB of script before the first paint
+// (measured ~+0.2 s at 4x throttle).
 function preloadRuntime() {
   const files = [[indexURL + "pyodide.asm.mjs", "modulepreload"], [indexURL + "pyodide-lock.json"]];
   // the full library, when the build names no trimmed one (the head preloads that)
