@@ -8,7 +8,7 @@
 //   downloads it (issue 23 item 2: a first visit moves each file once).
 // - Serves cache-first from the cache of its version; fills misses from the
 //   network into it; offline, a miss is answered 504. Navigations get the cached
-//   index.html (any query string).
+//   index.html (any query string), cached without its first-visit preloads.
 // - Versioned caches "kosynka:<scope>:<version>"; the old ones of this scope are
 //   deleted on activate. localStorage and the snapshot (IndexedDB) are never
 //   touched: a saved game survives every update.
