@@ -149,7 +149,8 @@ mark("module_loaded");
 // (measured ~+0.2 s at 4x throttle).
 function preloadRuntime() {
   const files = [[indexURL + "pyodide.asm.mjs", "modulepreload"], [indexURL + "pyodide-lock.json"]];
-  // the full library, when the build names no trimmed one (the head preloads that)
+  // the full library, when the build names no trimmed one (a first visit's head
+  // preloads that)
   if (!libPreloaded) files.push([stdLibURL]);
   for (const [href, rel = "preload"] of files) {
     const link = document.createElement("link");
