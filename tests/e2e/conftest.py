@@ -22,7 +22,8 @@ Fixtures
                     snapshot or service worker) shared by the gameplay tests that
                     do not test start-up, reset before each test
                     (``gamekit.reset_table``: sheet closed, a neutral deal with no
-                    move, localStorage cleared, hints off). A test that changes
+                    move, localStorage cleared, hints off; booted again if its
+                    renderer crashed). A test that changes
                     settings, reloads, or needs other start-up conditions makes its
                     own page.
 
@@ -54,6 +55,15 @@ PHONE = dict(viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=T
 DESKTOP = dict(viewport={"width": 1280, "height": 800})
 READY_TIMEOUT_MS = int(os.environ.get("KOSYNKA_READY_TIMEOUT_MS", "90000"))
 ON_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+# A browser test that fails is run once more, and passes only if the second run
+# passes; pytest prints each rerun ("R", "1 rerun" in the summary) so a flaky test
+# stays in sight. Decided because a browser test can lose to the platform, not to
+# the app: recorded CIs each lost one of ~1,160 tests to a renderer crash ("Target
+# crashed") in Pyodide's boot, a 30-s navigation wait, or a race in a test; none
+# of them could be made to happen again here (the crash: 0 in 480 fresh boots). A
+# broken behaviour fails both runs. The unit tests are not rerun; KOSYNKA_RERUNS=0
+# turns it off.
+RERUNS = int(os.environ.get("KOSYNKA_RERUNS", "1"))
 
 
 def _chromium_available() -> bool:
@@ -61,15 +71,17 @@ def _chromium_available() -> bool:
 
 
 def pytest_collection_modifyitems(config, items):
-    if _chromium_available():
-        return
-    if ON_CI:
-        return  # the browser fixture fails loudly instead
-    skip = pytest.mark.skip(reason=f"Chromium not found at {CHROMIUM} (apt-get install chromium)")
+    """Each browser test runs once more if it fails (``RERUNS``, pytest-rerunfailures);
+    without Chromium they are skipped, except on CI."""
     here = Path(__file__).parent
-    for item in items:
-        if here in Path(str(item.fspath)).parents:
-            item.add_marker(skip)
+    browser_items = [item for item in items if here in Path(str(item.fspath)).parents]
+    for item in browser_items:
+        item.add_marker(pytest.mark.flaky(reruns=RERUNS))
+    if _chromium_available() or ON_CI:
+        return  # on CI, the browser fixture fails loudly instead
+    skip = pytest.mark.skip(reason=f"Chromium not found at {CHROMIUM} (apt-get install chromium)")
+    for item in browser_items:
+        item.add_marker(skip)
 
 
 # ------------------------------------------------------------------ server
@@ -246,19 +258,37 @@ def wait_ready_fixture():
 
 @pytest.fixture(scope="session")
 def _shared_table(browser, server):
+    """The shared booted table: a function that gives its page, booting a new one
+    in the same context first when the last one's renderer crashed or it was closed,
+    so one crash costs one test (and its rerun), not the rest of the module."""
     import json
 
     from gamekit import NO_BOOT_EXTRAS
+    from playwright.sync_api import Error as PlaywrightError
 
     ctx = browser.new_context(**PHONE, reduced_motion="reduce")
     ctx.add_init_script(BOOT_SCRIPT % json.dumps(NO_BOOT_EXTRAS))
     foreign = []
     ctx.on("request", lambda req: foreign.append(req.url)
            if not _same_origin(req.url, {server.origin}) else None)
-    page = _watch(ctx.new_page())
-    page.goto(server.url + "#deal=0&draw=1")
-    wait_ready(page)
-    yield page
+    booted = []
+
+    def alive(page) -> bool:
+        try:
+            return page.evaluate("1") == 1
+        except PlaywrightError:  # "Target crashed", or closed
+            return False
+
+    def current():
+        if booted and alive(booted[-1]):
+            return booted[-1]
+        page = _watch(ctx.new_page())
+        page.goto(server.url + "#deal=0&draw=1")
+        wait_ready(page)
+        booted.append(page)
+        return page
+
+    yield current
     ctx.close()
     assert not foreign, f"requests to other origins (O3): {foreign[:10]}"
 
@@ -267,6 +297,7 @@ def _shared_table(browser, server):
 def table_page(_shared_table):
     from gamekit import reset_table
 
-    reset_table(_shared_table)
-    _shared_table.errors.clear()
-    return _shared_table
+    page = _shared_table()
+    reset_table(page)
+    page.errors.clear()
+    return page
