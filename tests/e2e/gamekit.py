@@ -10,6 +10,9 @@ from kosynka.position import Rules
 from kosynka.solver import verified_deal
 
 NO_BOOT_EXTRAS = {"snapshot": False, "sw": False}
+# the page's root dataset as a JS expression, null-safe: a page opened at goto's
+# "commit" may have no root element yet (a CI run once read null.dataset)
+HTML = "document.documentElement?.dataset"
 WIN_DEAL = 7  # a verified draw-1 deal the solver wins at once (its line: ~200 actions)
 
 

@@ -8,7 +8,7 @@ import warnings
 from dataclasses import dataclass
 
 from conftest import wait_ready
-from gamekit import NO_BOOT_EXTRAS
+from gamekit import HTML, NO_BOOT_EXTRAS
 
 from kosynka.position import Rules
 from kosynka.solver import VERIFY_STATES, verified_deal
@@ -65,11 +65,11 @@ def hand_over(host: Seat, reply: str) -> str:
 
 def open_reply(ctx, reply: str) -> str:
     """The hand-over's verdict (``data-race-handover``) for a reply link opened in a
-    new tab of ``ctx``. At "commit" the new document may not have its root element
-    yet: the wait reads it null-safe (a CI run once read ``null.dataset``)."""
+    new tab of ``ctx`` (read through the null-safe ``HTML``: at "commit" the new
+    document may not have its root element yet)."""
     tab = ctx.new_page()
     tab.goto(reply, wait_until="commit")
-    verdict = "document.documentElement?.dataset.raceHandover"
+    verdict = f"{HTML}.raceHandover"
     tab.wait_for_function(f"!['pending', undefined].includes({verdict})")
     result = tab.evaluate(verdict)
     tab.close()

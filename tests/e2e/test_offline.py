@@ -10,8 +10,8 @@ import shutil
 from pathlib import Path
 
 from conftest import ROOT, StaticServer, wait_ready
+from gamekit import HTML
 
-HTML = "document.documentElement.dataset"
 SW_ACTIVE = f"{HTML}.sw === 'active' && !!navigator.serviceWorker.controller"
 
 

@@ -10,8 +10,7 @@ import sys
 
 import pytest
 from conftest import ROOT, wait_ready
-
-HTML = "document.documentElement.dataset"
+from gamekit import HTML
 
 
 def repo_modules() -> list[str]:

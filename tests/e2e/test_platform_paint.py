@@ -8,9 +8,7 @@ from __future__ import annotations
 import time
 
 from conftest import wait_ready
-
-HTML = "document.documentElement.dataset"
-NO_EXTRAS = {"snapshot": False, "sw": False}
+from gamekit import HTML, NO_BOOT_EXTRAS
 
 PILES_JS = """() => {
     const out = {};
@@ -26,7 +24,7 @@ def open_loading(ctx, url, page=None):
     """A new page, stopped at the painter's first paint (Python not up yet)."""
     page = page or ctx.new_page()
     page.goto(url, wait_until="commit")
-    page.wait_for_function("!!document.documentElement?.dataset.paint")   # no root yet at commit
+    page.wait_for_function(f"!!{HTML}.paint")
     return page
 
 
@@ -59,7 +57,7 @@ def play_a_little(page):
 
 
 def test_first_launch_paints_card_backs_before_python(new_context, base_url):
-    ctx = new_context("phone", boot=NO_EXTRAS)
+    ctx = new_context("phone", boot=NO_BOOT_EXTRAS)
     held = hold_python(ctx)
     page = open_loading(ctx, base_url)
     assert page.evaluate(f"{HTML}.paint") == "backs"
@@ -75,7 +73,7 @@ def test_first_launch_paints_card_backs_before_python(new_context, base_url):
 
 
 def test_relaunch_paints_the_saved_game_exactly(new_context, base_url):
-    ctx = new_context("phone", boot=NO_EXTRAS)
+    ctx = new_context("phone", boot=NO_BOOT_EXTRAS)
     page = ctx.new_page()
     page.goto(base_url)
     wait_ready(page)
@@ -102,7 +100,7 @@ def test_relaunch_paints_the_saved_game_exactly(new_context, base_url):
 
 
 def test_unexpected_saved_data_paints_backs_and_starts(new_context, base_url):
-    ctx = new_context("phone", boot=NO_EXTRAS)
+    ctx = new_context("phone", boot=NO_BOOT_EXTRAS)
     ctx.add_init_script("""
         if (!sessionStorage.getItem('seeded')) {
             sessionStorage.setItem('seeded', '1');
@@ -116,7 +114,7 @@ def test_unexpected_saved_data_paints_backs_and_starts(new_context, base_url):
 
 
 def test_taps_while_loading_are_ignored_visibly(new_context, base_url):
-    ctx = new_context("phone", boot=NO_EXTRAS)
+    ctx = new_context("phone", boot=NO_BOOT_EXTRAS)
     held = hold_python(ctx)
     page = open_loading(ctx, base_url)
     assert page.evaluate("document.body.dataset.state") == "loading"

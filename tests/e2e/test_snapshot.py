@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, wait_ready
+from gamekit import HTML
 
-HTML = "document.documentElement.dataset"
 TIMING = "globalThis.kosynkaBootTiming"
 SHIPPED = "**/web/vendor/snapshot-*.bin.gz"
 
